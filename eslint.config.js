@@ -1,0 +1,23 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // One executor (STYLE habit 1): only src/graphql/executor.ts may call graphql's execute directly.
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'graphql', importNames: ['execute', 'graphql'], message: 'Use the executor.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/graphql/executor.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

@@ -1,0 +1,51 @@
+/**
+ * createApp builds the Express application from its dependencies and never listens (main.ts does), so
+ * tests run the real app on port 0.
+ */
+import express, { type Express } from 'express';
+import type { Config } from './config.js';
+import type { TokenService } from './auth/tokens.js';
+import type { Executor } from './graphql/executor.js';
+import type { Logger } from './logger.js';
+import type { Store } from './store/index.js';
+import { authenticate } from './http/authenticate.js';
+import { errorHandler, notFoundHandler } from './http/error-handlers.js';
+import { graphiqlAssets, sendGraphiQL, wantsGraphiQL } from './http/graphiql.js';
+import { graphqlRoute } from './http/graphql-route.js';
+import { healthRoutes } from './http/health.js';
+import { requestContext } from './http/request-context.js';
+
+export interface AppDependencies {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  tokens: TokenService;
+  executor: Executor;
+  isDraining: () => boolean;
+}
+
+export function createApp(deps: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestContext(deps.logger));
+  app.use(healthRoutes({ ping: () => deps.store.handle.ping(), isDraining: deps.isDraining }));
+
+  if (deps.config.graphql.graphiql) {
+    app.use(graphiqlAssets());
+    app.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendGraphiQL(res) : next()));
+  }
+  app.all(
+    '/graphql',
+    // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
+    express.text({ type: () => true, limit: deps.config.bodyLimitBytes }),
+    authenticate(deps.tokens),
+    graphqlRoute(deps.executor, { store: deps.store, tokens: deps.tokens }),
+  );
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,109 @@
+/**
+ * The only reader of process.env (STYLE habit 2): every setting is declared, defaulted,
+ * documented and validated here, and an invalid environment stops start-up with a readable list.
+ */
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const envSchema = z.object({
+  /** `production` requires JWT_SECRET and hides development conveniences. */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Interface to bind; 127.0.0.1 keeps a laptop install private. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** TCP port; 0 picks a free one (tests). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Folder for the embedded SQLite database and the generated development secret. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** postgres://… switches storage from embedded SQLite to PostgreSQL. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** PostgreSQL schema to use (tests isolate runs with it). */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .optional(),
+  /** Upper bound on PostgreSQL connections per process. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Path of the seed catalogue loaded into an empty database. */
+  SEED_FILE: z.string().min(1).default('./seed/moviedb-seed.json'),
+  /** HS256 key for the tokens this server issues; at least 32 characters. */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** `iss` of issued tokens, required on verification. */
+  JWT_ISSUER: z.string().min(1).default('moviedb-mcp'),
+  /** `aud` of issued tokens, required on verification. */
+  JWT_AUDIENCE: z.string().min(1).default('moviedb-mcp'),
+  /** Lifetime of issued tokens in seconds (24 h). */
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(86400),
+  /** pino level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted request body, in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10485760).default(102400),
+  /** Deepest selection nesting a GraphQL operation may have. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
+  /** Largest estimated cost (fields weighted by list sizes) of one GraphQL operation. */
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(10).max(1000000).default(20000),
+  /** Serve GraphiQL to browsers on GET /graphql. */
+  GRAPHIQL: booleanFromEnv.default(true),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  dataDir: string;
+  database: { url?: string; schema?: string; poolSize: number };
+  seedFile: string;
+  jwt: { secret?: string; issuer: string; audience: string; ttlSeconds: number };
+  logLevel: string;
+  bodyLimitBytes: number;
+  graphql: { maxDepth: number; maxCost: number; graphiql: boolean };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment; throws ConfigError listing every problem at once. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.keys(envSchema.shape).flatMap((key) => {
+      const value = env[key];
+      return value === undefined || value === '' ? [] : [[key, value]];
+    }),
+  );
+  const parsed = envSchema.safeParse(relevant);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    throw new ConfigError(['JWT_SECRET: required when NODE_ENV=production (at least 32 characters)']);
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    database: { url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA, poolSize: e.DATABASE_POOL_SIZE },
+    seedFile: e.SEED_FILE,
+    jwt: {
+      secret: e.JWT_SECRET,
+      issuer: e.JWT_ISSUER,
+      audience: e.JWT_AUDIENCE,
+      ttlSeconds: e.JWT_TTL_SECONDS,
+    },
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, graphiql: e.GRAPHIQL },
+  };
+}

@@ -1,0 +1,54 @@
+/** Registration, sign-in and the signed-in user. */
+import { decoyHash, hashPassword, verifyPassword } from '../../auth/password.js';
+import { badRequest } from '../../errors.js';
+import { isUniqueViolation } from '../../store/db-errors.js';
+import type { User } from '../../store/tables.js';
+import type { GraphQLContext } from '../context.js';
+
+const INVALID_CREDENTIALS = 'Invalid credentials';
+
+async function signIn(user: User, ctx: GraphQLContext) {
+  return { token: await ctx.tokens.issue(user.username, user.role), user };
+}
+
+export const accountResolvers = {
+  Query: {
+    me: async (_: unknown, _args: unknown, ctx: GraphQLContext) =>
+      ctx.viewer ? ((await ctx.loaders.userByUsername.load(ctx.viewer.subject)) ?? null) : null,
+  },
+  Mutation: {
+    async register(
+      _: unknown,
+      args: { input: { username: string; email: string; password: string } },
+      ctx: GraphQLContext,
+    ) {
+      const { username, password } = args.input;
+      const email = args.input.email.toLowerCase();
+      const taken = await ctx.store.accounts.taken(username, email);
+      if (taken.username) throw badRequest('This username is already taken', 'input.username');
+      if (taken.email) throw badRequest('This e-mail address is already registered', 'input.email');
+      let user: User;
+      try {
+        user = await ctx.store.accounts.create({
+          username,
+          email,
+          passwordHash: await hashPassword(password),
+          role: 'USER',
+        });
+      } catch (error) {
+        // Lost a race with an identical registration: same answer as the check above.
+        if (isUniqueViolation(error))
+          throw badRequest('This username or e-mail address is already registered', 'input.username');
+        throw error;
+      }
+      return signIn(user, ctx);
+    },
+    async login(_: unknown, args: { input: { username: string; password: string } }, ctx: GraphQLContext) {
+      const user = await ctx.store.accounts.findByUsername(args.input.username);
+      // Check a decoy hash for unknown users so timing does not reveal which usernames exist.
+      const valid = await verifyPassword(args.input.password, user?.password_hash ?? (await decoyHash));
+      if (!user || !valid) throw badRequest(INVALID_CREDENTIALS);
+      return signIn(user, ctx);
+    },
+  },
+};

@@ -1,0 +1,72 @@
+/** Catalogue writes: admins only (SPEC section 4). */
+import { notFound } from '../../errors.js';
+import type { GenreName, NewMovie } from '../../store/tables.js';
+import { requireAdmin, type GraphQLContext } from '../context.js';
+import { parseId } from '../ids.js';
+
+interface MovieFields {
+  title?: string | null;
+  releaseYear?: number | null;
+  genre?: GenreName | null;
+  rating?: number | null;
+  runtime?: number | null;
+  tmdbId?: number | null;
+  directorIds?: string[] | null;
+}
+
+/** Column values for the fields present in the input; absent fields are left out, explicit nulls kept. */
+function movieColumns(input: MovieFields): Partial<NewMovie> {
+  const columns: Partial<NewMovie> = {};
+  if (input.title != null) columns.title = input.title;
+  if (input.releaseYear != null) columns.release_year = input.releaseYear;
+  if (input.genre !== undefined) columns.genre = input.genre;
+  if (input.rating !== undefined) columns.rating = input.rating;
+  if (input.runtime !== undefined) columns.runtime = input.runtime;
+  if (input.tmdbId !== undefined) columns.tmdb_id = input.tmdbId;
+  return columns;
+}
+
+/** Director ids must name existing people: NOT_FOUND beats a foreign-key error. */
+async function resolveDirectors(
+  ids: string[] | null | undefined,
+  ctx: GraphQLContext,
+): Promise<number[] | undefined> {
+  if (ids == null) return undefined;
+  const parsed = [...new Set(ids.map((id) => parseId(id, 'input.directorIds')))];
+  const people = await ctx.loaders.person.loadMany(parsed);
+  const missing = parsed.find((_id, i) => !people[i]);
+  if (missing !== undefined) throw notFound('Person', missing);
+  return parsed;
+}
+
+export const adminResolvers = {
+  Mutation: {
+    async createMovie(
+      _: unknown,
+      args: { input: MovieFields & { title: string; releaseYear: number } },
+      ctx: GraphQLContext,
+    ) {
+      await requireAdmin(ctx, 'createMovie');
+      const directorIds = (await resolveDirectors(args.input.directorIds, ctx)) ?? [];
+      const columns = movieColumns(args.input);
+      return ctx.store.catalog.createMovie(
+        { ...columns, title: args.input.title, release_year: args.input.releaseYear },
+        directorIds,
+      );
+    },
+    async updateMovie(_: unknown, args: { id: string; input: MovieFields }, ctx: GraphQLContext) {
+      await requireAdmin(ctx, 'updateMovie');
+      const id = parseId(args.id, 'id');
+      const directorIds = await resolveDirectors(args.input.directorIds, ctx);
+      const updated = await ctx.store.catalog.updateMovie(id, movieColumns(args.input), directorIds);
+      if (!updated) throw notFound('Movie', args.id);
+      return updated;
+    },
+    async deleteMovie(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+      await requireAdmin(ctx, 'deleteMovie');
+      const deleted = await ctx.store.catalog.deleteMovie(parseId(args.id, 'id'));
+      if (!deleted) throw notFound('Movie', args.id);
+      return true;
+    },
+  },
+};

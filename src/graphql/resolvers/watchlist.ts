@@ -1,0 +1,77 @@
+/** The signed-in user's watch list and mood recommendations. */
+import { MAX_RECOMMENDATIONS, MOOD_RULES, type MoodName } from '../../domain/moods.js';
+import { badRequest, notFound } from '../../errors.js';
+import { writeTransaction } from '../../store/database.js';
+import { isUniqueViolation } from '../../store/db-errors.js';
+import type { WatchlistItem, WatchStatusName } from '../../store/tables.js';
+import { requireUser, type GraphQLContext } from '../context.js';
+import { parseId } from '../ids.js';
+import { resolveSubject, type SubjectInput } from './subjects.js';
+
+export const watchlistResolvers = {
+  Query: {
+    async watchlist(_: unknown, _args: unknown, ctx: GraphQLContext) {
+      const user = await requireUser(ctx, 'watchlist');
+      return ctx.store.watchlist.ofUser(user.id);
+    },
+    async recommendMoviesForMood(
+      _: unknown,
+      args: { mood: MoodName; excludeWatched: boolean },
+      ctx: GraphQLContext,
+    ) {
+      // excludeWatched only means something for a signed-in viewer; anonymous callers get the full list.
+      const viewer =
+        args.excludeWatched && ctx.viewer
+          ? await ctx.loaders.userByUsername.load(ctx.viewer.subject)
+          : undefined;
+      const movies = await ctx.store.catalog.recommend(
+        MOOD_RULES[args.mood],
+        viewer?.id ?? null,
+        MAX_RECOMMENDATIONS,
+      );
+      for (const movie of movies) ctx.loaders.movie.prime(movie.id, movie);
+      return movies;
+    },
+  },
+  Mutation: {
+    async addToWatchlist(
+      _: unknown,
+      args: { subject: SubjectInput; status?: WatchStatusName | null },
+      ctx: GraphQLContext,
+    ) {
+      const user = await requireUser(ctx, 'addToWatchlist');
+      const { subject, field, noun } = await resolveSubject(args.subject, ctx, 'subject');
+      const duplicate = badRequest(`This ${noun} is already in your watch list`, field);
+      try {
+        return await writeTransaction(ctx.store.handle, async (trx) => {
+          if (await ctx.store.watchlist.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
+          return ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx);
+        });
+      } catch (error) {
+        // A concurrent add of the same title loses on the unique index: same answer, never a 500.
+        if (isUniqueViolation(error)) throw duplicate;
+        throw error;
+      }
+    },
+    async setWatchStatus(_: unknown, args: { itemId: string; status: WatchStatusName }, ctx: GraphQLContext) {
+      const user = await requireUser(ctx, 'setWatchStatus');
+      const item = await ctx.store.watchlist.setStatus(user.id, parseId(args.itemId, 'itemId'), args.status);
+      // Another user's entry is reported exactly like a missing one, so ids reveal nothing.
+      if (!item) throw notFound('WatchlistItem', args.itemId);
+      return item;
+    },
+    async removeFromWatchlist(_: unknown, args: { itemId: string }, ctx: GraphQLContext) {
+      const user = await requireUser(ctx, 'removeFromWatchlist');
+      const removed = await ctx.store.watchlist.remove(user.id, parseId(args.itemId, 'itemId'));
+      if (!removed) throw notFound('WatchlistItem', args.itemId);
+      return true;
+    },
+  },
+  WatchlistItem: {
+    async content(item: WatchlistItem, _: unknown, ctx: GraphQLContext) {
+      return item.movie_id !== null
+        ? ctx.loaders.movie.load(item.movie_id)
+        : ctx.loaders.tvShow.load(item.tv_show_id as number);
+    },
+  },
+};

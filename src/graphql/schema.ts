@@ -1,0 +1,39 @@
+/** Builds the executable schema from the SDL files in schema/ and the resolvers. */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { GraphQLSchema } from 'graphql';
+import { accountResolvers } from './resolvers/accounts.js';
+import { adminResolvers } from './resolvers/admin.js';
+import { catalogResolvers } from './resolvers/catalog.js';
+import { reviewResolvers } from './resolvers/reviews.js';
+import { watchlistResolvers } from './resolvers/watchlist.js';
+import { DateTimeScalar } from './scalars.js';
+import { applyValidationDirectives } from './validation-directives.js';
+
+/** schema/ at the project root, found relative to this file from both src/ and dist/. */
+export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schema');
+
+export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.graphql'))
+    .sort()
+    .map((file) => readFileSync(path.join(dir, file), 'utf8'));
+}
+
+export function buildSchema(dir = SCHEMA_DIR): GraphQLSchema {
+  const schema = makeExecutableSchema({
+    typeDefs: loadTypeDefs(dir),
+    resolvers: [
+      { DateTime: DateTimeScalar },
+      catalogResolvers,
+      accountResolvers,
+      reviewResolvers,
+      watchlistResolvers,
+      adminResolvers,
+    ],
+    resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
+  });
+  return applyValidationDirectives(schema);
+}

@@ -1,0 +1,82 @@
+/**
+ * GraphiQL for browsers on GET /graphql, served from the project's own dependencies (no CDN), with the
+ * headers editor open so a bearer token can be pasted in. A strict CSP allows only our own scripts.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Router, type Request } from 'express';
+
+const require = createRequire(import.meta.url);
+
+/** A file inside an installed package, found through its package.json (UMD builds are not exported). */
+function packageFile(pkg: string, file: string): string {
+  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
+}
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'react.js': { file: packageFile('react', 'umd/react.production.min.js'), type: 'text/javascript' },
+  'react-dom.js': {
+    file: packageFile('react-dom', 'umd/react-dom.production.min.js'),
+    type: 'text/javascript',
+  },
+  'graphiql.js': { file: packageFile('graphiql', 'graphiql.min.js'), type: 'text/javascript' },
+  'graphiql.css': { file: packageFile('graphiql', 'graphiql.min.css'), type: 'text/css' },
+};
+
+const INIT_SCRIPT = `
+const fetcher = GraphiQL.createFetcher({ url: window.location.pathname });
+ReactDOM.createRoot(document.getElementById('graphiql')).render(
+  React.createElement(GraphiQL, {
+    fetcher,
+    isHeadersEditorEnabled: true,
+    defaultEditorToolsVisibility: 'headers',
+    defaultHeaders: JSON.stringify({ Authorization: 'Bearer <paste a token from the login mutation>' }, null, 2),
+  }),
+);
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>moviedb-mcp GraphiQL</title>
+    <link rel="stylesheet" href="/graphiql/graphiql.css" />
+    <style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
+  </head>
+  <body>
+    <div id="graphiql">Loading GraphiQL…</div>
+    <script src="/graphiql/react.js"></script>
+    <script src="/graphiql/react-dom.js"></script>
+    <script src="/graphiql/graphiql.js"></script>
+    <script src="/graphiql/init.js"></script>
+  </body>
+</html>`;
+
+const CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:";
+
+/** A browser navigation: it prefers HTML and is not itself a GraphQL GET request. */
+export function wantsGraphiQL(req: Request): boolean {
+  return (
+    req.method === 'GET' &&
+    req.query.query === undefined &&
+    req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html'
+  );
+}
+
+export function graphiqlAssets(): Router {
+  const router = Router();
+  router.get('/graphiql/init.js', (_req, res) => {
+    res.type('text/javascript').set('Cache-Control', 'no-cache').send(INIT_SCRIPT);
+  });
+  router.get('/graphiql/:asset', (req, res, next) => {
+    const asset = ASSETS[req.params.asset ?? ''];
+    if (!asset) return next();
+    res.type(asset.type).set('Cache-Control', 'public, max-age=86400').sendFile(asset.file);
+  });
+  return router;
+}
+
+export function sendGraphiQL(res: import('express').Response): void {
+  res.type('html').set('Content-Security-Policy', CSP).send(PAGE);
+}

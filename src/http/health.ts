@@ -1,0 +1,38 @@
+/** Liveness (the process answers) and readiness (the database answers and we are not draining). */
+import { Router } from 'express';
+
+export interface ReadinessProbe {
+  /** Rejects when the database cannot be reached. */
+  ping(): Promise<void>;
+  isDraining(): boolean;
+}
+
+const PING_TIMEOUT_MS = 2000;
+
+export function healthRoutes(probe: ReadinessProbe): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    if (probe.isDraining()) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        probe.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS);
+        }),
+      ]);
+      res.json({ status: 'ready', checks: { database: 'ok' } });
+    } catch {
+      res.status(503).json({ status: 'unavailable', checks: { database: 'unreachable' } });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,31 @@
+/** Gives each request an id (kept from a well-formed X-Request-Id, else new), a child logger and an access log line. */
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger.js';
+import type { RequestLocals } from './locals.js';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+export function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = process.hrtime.bigint();
+    const locals: RequestLocals = { requestId, logger: logger.child({ requestId }), viewer: null };
+    Object.assign(res.locals, locals);
+    res.setHeader('x-request-id', requestId);
+    res.on('finish', () => {
+      locals.logger.info(
+        {
+          method: req.method,
+          // The path only: query strings can carry GraphQL variables.
+          path: req.path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

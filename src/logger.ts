@@ -1,0 +1,18 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * JSON-lines logger. Authorization headers, passwords and tokens are redacted wherever they appear,
+ * as a second line of defence behind never logging them on purpose.
+ */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'moviedb-mcp' },
+    redact: {
+      paths: ['req.headers.authorization', '*.password', '*.token', 'password', 'token', '*.authorization'],
+      censor: '[redacted]',
+    },
+  });
+}

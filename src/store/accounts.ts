@@ -1,0 +1,53 @@
+/** Users: lookups and registration. */
+import type { Kysely } from 'kysely';
+import type { Database, RoleName, User } from './tables.js';
+
+export function createAccounts(db: Kysely<Database>) {
+  return {
+    usersByIds: (ids: readonly number[]) =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute(),
+    usersByUsernames: (names: readonly string[]) =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where('username', 'in', [...names])
+        .execute(),
+    findByUsername: (username: string) =>
+      db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst(),
+    /** Inserts the user; a taken username or e-mail trips a unique index (the caller classifies it). */
+    create: (user: {
+      username: string;
+      email: string;
+      passwordHash: string;
+      role: RoleName;
+    }): Promise<User> =>
+      db
+        .insertInto('users')
+        .values({
+          username: user.username,
+          email: user.email,
+          password_hash: user.passwordHash,
+          role: user.role,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    /** Which of username and e-mail are taken, for a friendly error before the insert. */
+    async taken(username: string, email: string): Promise<{ username: boolean; email: boolean }> {
+      const rows = await db
+        .selectFrom('users')
+        .select(['username', 'email'])
+        .where((eb) => eb.or([eb('username', '=', username), eb('email', '=', email)]))
+        .execute();
+      return {
+        username: rows.some((r) => r.username === username),
+        email: rows.some((r) => r.email === email),
+      };
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

@@ -1,0 +1,308 @@
+/** Read and write access to movies, people and TV shows, including the batched lookups loaders use. */
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database, GenreName, Movie, NewMovie, Person, TvShow } from './tables.js';
+import type { Dialect } from './database.js';
+
+export type MovieSortField = 'TITLE' | 'RELEASE_YEAR' | 'RATING' | 'RUNTIME';
+
+export interface MovieQuery {
+  genre?: GenreName | null;
+  minRating?: number | null;
+  maxRating?: number | null;
+  minYear?: number | null;
+  maxYear?: number | null;
+  titleContains?: string | null;
+  sortField: MovieSortField;
+  descending: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** `%`, `_` and `\` are LIKE wildcards; escape them so user text matches literally. */
+export function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Byte-order title sort in both dialects, so SQLite and PostgreSQL list titles identically. */
+function titleOrder(dialect: Dialect, column = 'title'): RawBuilder<string> {
+  return dialect === 'postgres' ? sql`lower(${sql.ref(column)}) collate "C"` : sql`lower(${sql.ref(column)})`;
+}
+
+export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
+  const likeTitle = (column: string, text: string) =>
+    sql<boolean>`lower(${sql.ref(column)}) like ${likePattern(text)} escape '\\'`;
+
+  function filteredMovies(q: Omit<MovieQuery, 'sortField' | 'descending' | 'offset' | 'limit'>) {
+    let query = db.selectFrom('movies');
+    if (q.genre) query = query.where('genre', '=', q.genre);
+    if (q.minRating != null) query = query.where('rating', '>=', q.minRating);
+    if (q.maxRating != null) query = query.where('rating', '<=', q.maxRating);
+    if (q.minYear != null) query = query.where('release_year', '>=', q.minYear);
+    if (q.maxYear != null) query = query.where('release_year', '<=', q.maxYear);
+    if (q.titleContains) query = query.where(likeTitle('title', q.titleContains));
+    return query;
+  }
+
+  return {
+    async findMovies(q: MovieQuery): Promise<{ rows: Movie[]; total: number }> {
+      const direction = q.descending ? sql`desc` : sql`asc`;
+      const column = { TITLE: 'title', RELEASE_YEAR: 'release_year', RATING: 'rating', RUNTIME: 'runtime' }[
+        q.sortField
+      ];
+      const sortKey = q.sortField === 'TITLE' ? titleOrder(dialect) : sql.ref(column);
+      const [rows, count] = await Promise.all([
+        filteredMovies(q)
+          .selectAll()
+          // Unknown values sort last in either direction; ties fall back to id for a stable order.
+          .orderBy(sql`case when ${sql.ref(column)} is null then 1 else 0 end`)
+          .orderBy(sql`${sortKey} ${direction}`)
+          .orderBy('id')
+          .offset(q.offset)
+          .limit(q.limit)
+          .execute(),
+        filteredMovies(q)
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.total) };
+    },
+
+    moviesByIds: (ids: readonly number[]) =>
+      db
+        .selectFrom('movies')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute(),
+    peopleByIds: (ids: readonly number[]) =>
+      db
+        .selectFrom('people')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute(),
+    tvShowsByIds: (ids: readonly number[]) =>
+      db
+        .selectFrom('tv_shows')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute(),
+
+    async pageOfPeople(offset: number, limit: number): Promise<{ rows: Person[]; total: number }> {
+      const [rows, count] = await Promise.all([
+        db
+          .selectFrom('people')
+          .selectAll()
+          .orderBy(titleOrder(dialect, 'name'))
+          .orderBy('id')
+          .offset(offset)
+          .limit(limit)
+          .execute(),
+        db
+          .selectFrom('people')
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.total) };
+    },
+
+    async pageOfTvShows(offset: number, limit: number): Promise<{ rows: TvShow[]; total: number }> {
+      const [rows, count] = await Promise.all([
+        db
+          .selectFrom('tv_shows')
+          .selectAll()
+          .orderBy(titleOrder(dialect))
+          .orderBy('id')
+          .offset(offset)
+          .limit(limit)
+          .execute(),
+        db
+          .selectFrom('tv_shows')
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.total) };
+    },
+
+    async search(text: string, limit: number) {
+      const [movies, people, shows] = await Promise.all([
+        db
+          .selectFrom('movies')
+          .selectAll()
+          .where(likeTitle('title', text))
+          .orderBy(titleOrder(dialect))
+          .orderBy('id')
+          .limit(limit)
+          .execute(),
+        db
+          .selectFrom('people')
+          .selectAll()
+          .where(likeTitle('name', text))
+          .orderBy(titleOrder(dialect, 'name'))
+          .orderBy('id')
+          .limit(limit)
+          .execute(),
+        db
+          .selectFrom('tv_shows')
+          .selectAll()
+          .where(likeTitle('title', text))
+          .orderBy(titleOrder(dialect))
+          .orderBy('id')
+          .limit(limit)
+          .execute(),
+      ]);
+      return { movies, people, shows };
+    },
+
+    /** Movies suiting a mood rule, best rated first (SPEC section 5). */
+    recommend(
+      rule: { genres: readonly GenreName[]; minRating: number; maxRuntime?: number },
+      excludeWatchedBy: number | null,
+      limit: number,
+    ) {
+      let query = db
+        .selectFrom('movies')
+        .selectAll()
+        .where('genre', 'in', [...rule.genres])
+        .where('rating', 'is not', null)
+        .where('rating', '>=', rule.minRating);
+      if (rule.maxRuntime !== undefined) {
+        const cap = rule.maxRuntime;
+        query = query.where((eb) => eb.or([eb('runtime', 'is', null), eb('runtime', '<=', cap)]));
+      }
+      if (excludeWatchedBy !== null) {
+        query = query.where('id', 'not in', (eb) =>
+          eb
+            .selectFrom('watchlist_items')
+            .select('movie_id as id')
+            .where('user_id', '=', excludeWatchedBy)
+            .where('status', '=', 'WATCHED')
+            .where('movie_id', 'is not', null)
+            .$narrowType<{ id: number }>(),
+        );
+      }
+      return query.orderBy('rating', 'desc').orderBy('id', 'asc').limit(limit).execute();
+    },
+
+    directorsOfMovies: (movieIds: readonly number[]) =>
+      db
+        .selectFrom('movie_directors')
+        .innerJoin('people', 'people.id', 'movie_directors.person_id')
+        .selectAll('people')
+        .select('movie_directors.movie_id as owner_id')
+        .where('movie_directors.movie_id', 'in', [...movieIds])
+        .orderBy('people.id')
+        .execute(),
+    castOfMovies: (movieIds: readonly number[]) =>
+      db
+        .selectFrom('movie_cast')
+        .selectAll()
+        .where('movie_id', 'in', [...movieIds])
+        .orderBy('id')
+        .execute(),
+    moviesDirectedBy: (personIds: readonly number[]) =>
+      db
+        .selectFrom('movie_directors')
+        .innerJoin('movies', 'movies.id', 'movie_directors.movie_id')
+        .selectAll('movies')
+        .select('movie_directors.person_id as owner_id')
+        .where('movie_directors.person_id', 'in', [...personIds])
+        .orderBy('movies.release_year')
+        .orderBy('movies.id')
+        .execute(),
+    movieCreditsOf: (personIds: readonly number[]) =>
+      db
+        .selectFrom('movie_cast')
+        .selectAll()
+        .where('person_id', 'in', [...personIds])
+        .orderBy('id')
+        .execute(),
+    creatorsOfShows: (showIds: readonly number[]) =>
+      db
+        .selectFrom('tv_show_creators')
+        .innerJoin('people', 'people.id', 'tv_show_creators.person_id')
+        .selectAll('people')
+        .select('tv_show_creators.tv_show_id as owner_id')
+        .where('tv_show_creators.tv_show_id', 'in', [...showIds])
+        .orderBy('people.id')
+        .execute(),
+    castOfShows: (showIds: readonly number[]) =>
+      db
+        .selectFrom('tv_show_cast')
+        .selectAll()
+        .where('tv_show_id', 'in', [...showIds])
+        .orderBy('id')
+        .execute(),
+    showsCreatedBy: (personIds: readonly number[]) =>
+      db
+        .selectFrom('tv_show_creators')
+        .innerJoin('tv_shows', 'tv_shows.id', 'tv_show_creators.tv_show_id')
+        .selectAll('tv_shows')
+        .select('tv_show_creators.person_id as owner_id')
+        .where('tv_show_creators.person_id', 'in', [...personIds])
+        .orderBy('tv_shows.start_year')
+        .orderBy('tv_shows.id')
+        .execute(),
+    showCreditsOf: (personIds: readonly number[]) =>
+      db
+        .selectFrom('tv_show_cast')
+        .selectAll()
+        .where('person_id', 'in', [...personIds])
+        .orderBy('id')
+        .execute(),
+    episodesOfShows: (showIds: readonly number[]) =>
+      db
+        .selectFrom('episodes')
+        .selectAll()
+        .where('tv_show_id', 'in', [...showIds])
+        .orderBy('season_number')
+        .orderBy('episode_number')
+        .execute(),
+
+    async createMovie(movie: NewMovie, directorIds: number[]): Promise<Movie> {
+      return db.transaction().execute(async (trx) => {
+        const created = await trx.insertInto('movies').values(movie).returningAll().executeTakeFirstOrThrow();
+        if (directorIds.length > 0) {
+          await trx
+            .insertInto('movie_directors')
+            .values(directorIds.map((person_id) => ({ movie_id: created.id, person_id })))
+            .execute();
+        }
+        return created;
+      });
+    },
+
+    async updateMovie(
+      id: number,
+      changes: Partial<NewMovie>,
+      directorIds: number[] | undefined,
+    ): Promise<Movie | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const updated =
+          Object.keys(changes).length > 0
+            ? await trx
+                .updateTable('movies')
+                .set(changes)
+                .where('id', '=', id)
+                .returningAll()
+                .executeTakeFirst()
+            : await trx.selectFrom('movies').selectAll().where('id', '=', id).executeTakeFirst();
+        if (updated && directorIds !== undefined) {
+          await trx.deleteFrom('movie_directors').where('movie_id', '=', id).execute();
+          if (directorIds.length > 0) {
+            await trx
+              .insertInto('movie_directors')
+              .values(directorIds.map((person_id) => ({ movie_id: id, person_id })))
+              .execute();
+          }
+        }
+        return updated;
+      });
+    },
+
+    async deleteMovie(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('movies').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type Catalog = ReturnType<typeof createCatalog>;

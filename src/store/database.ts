@@ -1,0 +1,118 @@
+/**
+ * Opens the database: embedded SQLite by default, PostgreSQL when a URL is configured. Both are migrated
+ * (and seeded on first start) before the handle is returned, so callers always see a ready schema.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './tables.js';
+import { createMigrationProvider } from './migrations.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  dataDir: string;
+  url?: string;
+  schema?: string;
+  poolSize: number;
+  seedFile: string;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const { db, dialect } = options.url
+    ? await openPostgres(options.url, options)
+    : openSqlite(options.dataDir);
+  try {
+    await migrate(db, dialect, options.seedFile);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    dialect,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openSqlite(dataDir: string): { db: Kysely<Database>; dialect: Dialect } {
+  mkdirSync(dataDir, { recursive: true });
+  const file = new SqliteDatabase(path.join(dataDir, 'moviedb.sqlite'));
+  // WAL lets readers run beside a writer; the busy timeout makes a second writer wait, not fail.
+  file.pragma('journal_mode = WAL');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('foreign_keys = ON');
+  file.pragma('synchronous = NORMAL');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
+}
+
+async function openPostgres(
+  url: string,
+  options: DatabaseOptions,
+): Promise<{ db: Kysely<Database>; dialect: Dialect }> {
+  const schema = options.schema;
+  if (schema) {
+    // The schema must exist before pooled connections put it first on their search path.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`create schema if not exists "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+}
+
+async function migrate(db: Kysely<Database>, dialect: Dialect, seedFile: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: createMigrationProvider(dialect, seedFile) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(
+      `Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/**
+ * Runs a read-check-write sequence atomically. SQLite gets BEGIN IMMEDIATE so the write lock is taken
+ * up front (a deferred transaction that upgrades later can fail with SQLITE_BUSY under contention).
+ */
+export async function writeTransaction<T>(
+  handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
+  work: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (handle.dialect === 'postgres') return handle.db.transaction().execute(work);
+  return handle.db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
+}

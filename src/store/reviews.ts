@@ -1,0 +1,62 @@
+/** Reviews: per-title lists and counts for loaders, and one-per-user writes. */
+import type { Kysely } from 'kysely';
+import type { Database, Review } from './tables.js';
+import { subjectColumn, subjectColumns, type Subject } from './subject.js';
+
+export function createReviews(db: Kysely<Database>) {
+  return {
+    /** Newest first; id breaks ties between reviews written in the same millisecond. */
+    ofMovies: (movieIds: readonly number[]) =>
+      db
+        .selectFrom('reviews')
+        .selectAll()
+        .where('movie_id', 'in', [...movieIds])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+    ofShows: (showIds: readonly number[]) =>
+      db
+        .selectFrom('reviews')
+        .selectAll()
+        .where('tv_show_id', 'in', [...showIds])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+    countsForMovies: (movieIds: readonly number[]) =>
+      db
+        .selectFrom('reviews')
+        .select(['movie_id', (eb) => eb.fn.countAll().as('count')])
+        .where('movie_id', 'in', [...movieIds])
+        .groupBy('movie_id')
+        .execute(),
+    findById: (id: number) => db.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirst(),
+    findByUserAndSubject: (userId: number, subject: Subject, trx: Kysely<Database> = db) =>
+      trx
+        .selectFrom('reviews')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where(subjectColumn(subject), '=', subject.id)
+        .executeTakeFirst(),
+    create: (
+      review: { userId: number; subject: Subject; score: number; comment: string | null },
+      trx: Kysely<Database> = db,
+    ): Promise<Review> =>
+      trx
+        .insertInto('reviews')
+        .values({
+          user_id: review.userId,
+          ...subjectColumns(review.subject),
+          score: review.score,
+          comment: review.comment,
+          created_at: new Date().toISOString(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    async delete(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('reviews').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type Reviews = ReturnType<typeof createReviews>;

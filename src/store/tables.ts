@@ -1,0 +1,121 @@
+/** Row shapes of every table, as kysely sees them. Column names are snake_case in SQL. */
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export type GenreName =
+  | 'ACTION'
+  | 'COMEDY'
+  | 'CRIME'
+  | 'DRAMA'
+  | 'FANTASY'
+  | 'HORROR'
+  | 'MYSTERY'
+  | 'ROMANCE'
+  | 'SCIFI'
+  | 'THRILLER'
+  | 'WAR'
+  | 'WESTERN';
+export type RoleName = 'USER' | 'ADMIN';
+export type WatchStatusName = 'WANT_TO_WATCH' | 'WATCHED';
+
+export interface PeopleTable {
+  id: Generated<number>;
+  name: string;
+  birth_year: number | null;
+  country_code: string | null;
+}
+export interface MoviesTable {
+  id: Generated<number>;
+  title: string;
+  release_year: number;
+  genre: GenreName | null;
+  rating: number | null;
+  runtime: number | null;
+  tmdb_id: number | null;
+}
+export interface MovieDirectorsTable {
+  movie_id: number;
+  person_id: number;
+}
+export interface MovieCastTable {
+  id: Generated<number>;
+  movie_id: number;
+  person_id: number;
+  character_name: string | null;
+}
+export interface TvShowsTable {
+  id: Generated<number>;
+  title: string;
+  genre: GenreName | null;
+  rating: number | null;
+  start_year: number;
+  end_year: number | null;
+  seasons: number | null;
+}
+export interface TvShowCreatorsTable {
+  tv_show_id: number;
+  person_id: number;
+}
+export interface TvShowCastTable {
+  id: Generated<number>;
+  tv_show_id: number;
+  person_id: number;
+  character_name: string | null;
+}
+export interface EpisodesTable {
+  id: Generated<number>;
+  tv_show_id: number;
+  season_number: number;
+  episode_number: number;
+  title: string;
+  runtime: number | null;
+  air_year: number | null;
+}
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  password_hash: string;
+  role: RoleName;
+}
+export interface ReviewsTable {
+  id: Generated<number>;
+  user_id: number;
+  movie_id: number | null;
+  tv_show_id: number | null;
+  score: number;
+  comment: string | null;
+  /** ISO-8601 UTC text in both dialects, so ordering and round-trips are identical. */
+  created_at: string;
+}
+export interface WatchlistItemsTable {
+  id: Generated<number>;
+  user_id: number;
+  movie_id: number | null;
+  tv_show_id: number | null;
+  status: WatchStatusName;
+}
+
+export interface Database {
+  people: PeopleTable;
+  movies: MoviesTable;
+  movie_directors: MovieDirectorsTable;
+  movie_cast: MovieCastTable;
+  tv_shows: TvShowsTable;
+  tv_show_creators: TvShowCreatorsTable;
+  tv_show_cast: TvShowCastTable;
+  episodes: EpisodesTable;
+  users: UsersTable;
+  reviews: ReviewsTable;
+  watchlist_items: WatchlistItemsTable;
+}
+
+export type Person = Selectable<PeopleTable>;
+export type Movie = Selectable<MoviesTable>;
+export type MovieCast = Selectable<MovieCastTable>;
+export type TvShow = Selectable<TvShowsTable>;
+export type TvShowCast = Selectable<TvShowCastTable>;
+export type Episode = Selectable<EpisodesTable>;
+export type User = Selectable<UsersTable>;
+export type Review = Selectable<ReviewsTable>;
+export type WatchlistItem = Selectable<WatchlistItemsTable>;
+export type NewMovie = Insertable<MoviesTable>;
