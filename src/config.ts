@@ -51,7 +51,8 @@ const envSchema = z.object({
   GRAPHIQL: booleanFromEnv.default(true),
 });
 
-export type Env = z.input<typeof envSchema>;
+/** The variables this server reads, as strings (what an environment holds). */
+export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';

@@ -26,15 +26,20 @@ export interface RunningServer {
 
 const DRAIN_GRACE_MS = 10_000;
 
-export async function startServer(
-  config: Config,
-  logger: Logger = createLogger(config.logLevel),
-): Promise<RunningServer> {
+export interface ServerOptions {
+  logger?: Logger;
+  /** Observes every SQL statement (tests count queries with it). */
+  onQuery?: (sql: string) => void;
+}
+
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
   const schema = buildSchema();
   const handle = await openDatabase({
     ...config.database,
     dataDir: config.dataDir,
     seedFile: config.seedFile,
+    onQuery: options.onQuery,
   });
   const store = createStore(handle);
   const tokens = createTokenService({

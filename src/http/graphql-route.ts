@@ -12,6 +12,21 @@ interface RequestContext {
   res: ExpressResponse;
 }
 
+/** Mirrors graphql-http's media-type choice: the first acceptable type named in Accept wins. */
+function prefersGraphQLResponse(headers: GraphQLHttpRequest<unknown, unknown>['headers']): boolean {
+  const accept =
+    (typeof headers.get === 'function'
+      ? headers.get('accept')
+      : (headers as Record<string, string | undefined>).accept) ?? '*/*';
+  for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
+    const mediaType = entry.split(';')[0];
+    if (mediaType === 'application/graphql-response+json') return true;
+    if (mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*')
+      return false;
+  }
+  return false;
+}
+
 export function graphqlRoute(executor: Executor, deps: ContextDependencies): RequestHandler {
   const handle = createHandler<ExpressRequest, RequestContext, OperationContext>({
     schema: executor.schema,
@@ -19,6 +34,21 @@ export function graphqlRoute(executor: Executor, deps: ContextDependencies): Req
     validate: executor.validate,
     execute: executor.execute,
     formatError: executor.formatError,
+    onOperation: (req, _args, result) => {
+      // GraphQL over HTTP: a graphql-response+json reply without `data` (the request failed before
+      // execution, e.g. variable coercion) MUST use a 4xx status; graphql-http answers 200 here.
+      if (!('data' in result) && prefersGraphQLResponse(req.headers)) {
+        return [
+          JSON.stringify(result),
+          {
+            status: 400,
+            statusText: 'Bad Request',
+            headers: { 'content-type': 'application/graphql-response+json; charset=utf-8' },
+          },
+        ];
+      }
+      return undefined;
+    },
     context: (req) => {
       const { viewer, logger, requestId } = localsOf(req.context.res);
       // GraphQLContext is an interface without an index signature; graphql-http only passes it through.

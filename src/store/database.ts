@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './tables.js';
 import { createMigrationProvider } from './migrations.js';
@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   schema?: string;
   poolSize: number;
   seedFile: string;
+  /** Called with every SQL statement run; tests use it to count queries. */
+  onQuery?: (sql: string) => void;
 }
 
 export interface DatabaseHandle {
@@ -29,9 +31,14 @@ export interface DatabaseHandle {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const { db, dialect } = options.url
+  const { dialect, driver } = options.url
     ? await openPostgres(options.url, options)
     : openSqlite(options.dataDir);
+  const onQuery = options.onQuery;
+  const db = new Kysely<Database>({
+    dialect: driver,
+    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+  });
   try {
     await migrate(db, dialect, options.seedFile);
   } catch (error) {
@@ -48,7 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   };
 }
 
-function openSqlite(dataDir: string): { db: Kysely<Database>; dialect: Dialect } {
+function openSqlite(dataDir: string): { driver: KyselyDialect; dialect: Dialect } {
   mkdirSync(dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(dataDir, 'moviedb.sqlite'));
   // WAL lets readers run beside a writer; the busy timeout makes a second writer wait, not fail.
@@ -56,13 +63,13 @@ function openSqlite(dataDir: string): { db: Kysely<Database>; dialect: Dialect }
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   file.pragma('synchronous = NORMAL');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
+  return { driver: new SqliteDialect({ database: file }), dialect: 'sqlite' };
 }
 
 async function openPostgres(
   url: string,
   options: DatabaseOptions,
-): Promise<{ db: Kysely<Database>; dialect: Dialect }> {
+): Promise<{ driver: KyselyDialect; dialect: Dialect }> {
   const schema = options.schema;
   if (schema) {
     // The schema must exist before pooled connections put it first on their search path.
@@ -81,7 +88,7 @@ async function openPostgres(
     idleTimeoutMillis: 30000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  return { driver: new PostgresDialect({ pool }), dialect: 'postgres' };
 }
 
 async function migrate(db: Kysely<Database>, dialect: Dialect, seedFile: string): Promise<void> {

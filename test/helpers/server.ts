@@ -1,0 +1,142 @@
+/**
+ * Starts the real server on port 0 with a fresh database: SQLite in a temp folder, or (when
+ * TEST_DATABASE_URL is set) a fresh PostgreSQL schema dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Env } from '../../src/config.js';
+import type { Logger } from '../../src/logger.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when the environment names a server. */
+export const dialects: TestDialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+export const TEST_ISSUER = 'moviedb-mcp';
+export const TEST_AUDIENCE = 'moviedb-mcp';
+
+export interface GraphQLResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: {
+    data?: T | null;
+    errors?: Array<{ message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }>;
+  };
+}
+
+export interface TestServer extends RunningServer {
+  dialect: TestDialect;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<GraphQLResponse<T>>;
+  /** Signs a seed or registered user in and returns the bearer token. */
+  login(username: string, password: string): Promise<string>;
+  /** Registers a fresh user with a unique name and returns its token and username. */
+  newUser(): Promise<{ token: string; username: string }>;
+  /** Runs SQL against the test database directly (for assertions on what was written). */
+  count(table: string, where?: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Env;
+  logger?: Logger;
+  onQuery?: (sql: string) => void;
+}
+
+export async function startTestServer(
+  dialect: TestDialect,
+  options: TestServerOptions = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-test-'));
+  const schemaName = `test_${randomBytes(6).toString('hex')}`;
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (dialect === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: 'silent',
+    DATABASE_POOL_SIZE: '5',
+    ...(dialect === 'postgres' ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaName } : {}),
+    ...options.env,
+  });
+  const server = await startServer(config, { logger: options.logger, onQuery: options.onQuery });
+  let users = 0;
+
+  const graphql: TestServer['graphql'] = async (query, variables, token) => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as GraphQLResponse<never>['body'],
+    };
+  };
+
+  const login = async (username: string, password: string) => {
+    const result = await graphql<{ login: { token: string } }>(
+      'mutation ($input: LoginInput!) { login(input: $input) { token } }',
+      { input: { username, password } },
+    );
+    const token = result.body.data?.login.token;
+    if (!token) throw new Error(`login failed: ${JSON.stringify(result.body)}`);
+    return token;
+  };
+
+  return {
+    ...server,
+    dialect,
+    graphql,
+    login,
+    async newUser() {
+      const username = `tester_${process.pid}_${++users}_${randomBytes(3).toString('hex')}`;
+      const result = await graphql<{ register: { token: string } }>(
+        'mutation ($input: RegisterInput!) { register(input: $input) { token } }',
+        { input: { username, email: `${username}@example.com`, password: 'secret123' } },
+      );
+      const token = result.body.data?.register.token;
+      if (!token) throw new Error(`register failed: ${JSON.stringify(result.body)}`);
+      return { token, username };
+    },
+    async count(table, where) {
+      const { sql } = await import('kysely');
+      const query = where
+        ? sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${sql.raw(where)}`
+        : sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`;
+      const { rows } = await query.execute(server.store.handle.db);
+      return Number(rows[0]?.n);
+    },
+    async stop() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (dialect === 'postgres') {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`drop schema if exists "${schemaName}" cascade`);
+        await client.end();
+      }
+    },
+  };
+}
+
+/** The first error's classification, the thing an agent branches on. */
+export function classificationOf(response: GraphQLResponse): unknown {
+  return response.body.errors?.[0]?.extensions?.classification;
+}
