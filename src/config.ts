@@ -46,7 +46,7 @@ const envSchema = z.object({
   /** Deepest selection nesting a GraphQL operation may have. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
   /** Largest estimated cost (fields weighted by list sizes) of one GraphQL operation. */
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(10).max(1000000).default(20000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(10).max(1000000).default(50000),
   /** Serve GraphiQL to browsers on GET /graphql. */
   GRAPHIQL: booleanFromEnv.default(true),
 });

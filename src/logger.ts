@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -6,13 +6,14 @@ export type { Logger };
  * JSON-lines logger. Authorization headers, passwords and tokens are redacted wherever they appear,
  * as a second line of defence behind never logging them on purpose.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'moviedb-mcp' },
     redact: {
       paths: ['req.headers.authorization', '*.password', '*.token', 'password', 'token', '*.authorization'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

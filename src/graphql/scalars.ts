@@ -15,6 +15,7 @@ function toIsoString(value: unknown): string {
 /** ISO-8601 instants in UTC; accepts any parseable date-time on input and always answers in UTC. */
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
+  description: 'An instant in time, as an ISO-8601 string in UTC, for example 2024-01-01T09:00:00.000Z.',
   serialize: toIsoString,
   parseValue: toIsoString,
   parseLiteral(ast) {
