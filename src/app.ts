@@ -4,6 +4,7 @@
  */
 import express, { type Express } from 'express';
 import type { Config } from './config.js';
+import type { BearerVerifier } from './auth/bearer.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Executor } from './graphql/executor.js';
 import type { Logger } from './logger.js';
@@ -13,6 +14,7 @@ import { errorHandler, notFoundHandler } from './http/error-handlers.js';
 import { graphiqlAssets, sendGraphiQL, wantsGraphiQL } from './http/graphiql.js';
 import { graphqlRoute } from './http/graphql-route.js';
 import { healthRoutes } from './http/health.js';
+import { mcpRoutes, type McpRouteOptions } from './http/mcp-route.js';
 import { requestContext } from './http/request-context.js';
 
 export interface AppDependencies {
@@ -21,6 +23,8 @@ export interface AppDependencies {
   store: Store;
   tokens: TokenService;
   executor: Executor;
+  verifier: BearerVerifier;
+  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'bodyLimitBytes' | 'verifier' | 'logger'>;
   isDraining: () => boolean;
 }
 
@@ -41,8 +45,19 @@ export function createApp(deps: AppDependencies): Express {
     '/graphql',
     // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
     express.text({ type: () => true, limit: deps.config.bodyLimitBytes }),
-    authenticate(deps.tokens),
+    authenticate(deps.verifier),
     graphqlRoute(deps.executor, { store: deps.store, tokens: deps.tokens }),
+  );
+
+  app.use(
+    mcpRoutes({
+      ...deps.mcp,
+      mcp: deps.config.mcp,
+      listenHost: deps.config.host,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      verifier: deps.verifier,
+      logger: deps.logger,
+    }),
   );
 
   app.use(notFoundHandler);

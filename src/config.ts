@@ -49,6 +49,34 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).max(1000000).default(50000),
   /** Serve GraphiQL to browsers on GET /graphql. */
   GRAPHIQL: booleanFromEnv.default(true),
+  /** `sessions` (Mcp-Session-Id, SSE responses) or `stateless` (a fresh server per request, JSON responses). */
+  MCP_MODE: z.enum(['sessions', 'stateless']).default('sessions'),
+  /** `optional`: anonymous callers reach public tools; `required`: a bearer token is needed on /mcp. */
+  MCP_AUTH: z.enum(['optional', 'required']).default('optional'),
+  /** The externally visible base URL (scheme://host[:port]); the canonical resource is <it>/mcp. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Origins allowed to call /mcp from a browser, comma-separated; same-origin is always allowed. */
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
+  /** Host header values allowed on /mcp, comma-separated; defaults to loopback names when bound to loopback. */
+  MCP_ALLOWED_HOSTS: z.string().optional(),
+  /** Most MCP sessions kept at once; a new one beyond this is answered 503. */
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
+  /** A session unused for this long is closed. */
+  MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(5).max(86400).default(900),
+  /** Default deadline of one tool call. */
+  MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /** Extra attempts for a read tool whose store failed transiently (writes are never retried). */
+  MCP_READ_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  /** Consecutive store failures that open the circuit. */
+  MCP_CIRCUIT_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /** How long an open circuit refuses calls before one trial call. */
+  MCP_CIRCUIT_OPEN_MS: z.coerce.number().int().min(100).max(600000).default(10000),
+  /** An external OAuth 2.1 issuer whose tokens /mcp and /graphql accept too (its `iss`). */
+  OAUTH_ISSUER: z.url().optional(),
+  /** The issuer's JWKS URL; required with OAUTH_ISSUER. */
+  OAUTH_JWKS_URL: z.url().optional(),
+  /** Signature algorithms accepted from the issuer, comma-separated. */
+  OAUTH_ALGORITHMS: z.string().default('RS256,ES256,PS256,EdDSA'),
 });
 
 /** The variables this server reads, as strings (what an environment holds). */
@@ -65,6 +93,27 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   graphql: { maxDepth: number; maxCost: number; graphiql: boolean };
+  mcp: {
+    mode: 'sessions' | 'stateless';
+    auth: 'optional' | 'required';
+    publicUrl?: string;
+    allowedOrigins: string[];
+    allowedHosts?: string[];
+    maxSessions: number;
+    sessionIdleMs: number;
+    toolTimeoutMs: number;
+    readRetries: number;
+    circuitFailures: number;
+    circuitOpenMs: number;
+  };
+  oauth?: { issuer: string; jwksUrl: string; algorithms: string[] };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 export class ConfigError extends Error {
@@ -90,6 +139,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new ConfigError(['JWT_SECRET: required when NODE_ENV=production (at least 32 characters)']);
   }
+  if (Boolean(e.OAUTH_ISSUER) !== Boolean(e.OAUTH_JWKS_URL)) {
+    throw new ConfigError(['OAUTH_ISSUER and OAUTH_JWKS_URL: set both or neither']);
+  }
+  if (e.OAUTH_ISSUER && !e.PUBLIC_URL) {
+    throw new ConfigError([
+      'PUBLIC_URL: required with OAUTH_ISSUER (tokens must name <PUBLIC_URL>/mcp as audience)',
+    ]);
+  }
   return {
     nodeEnv: e.NODE_ENV,
     host: e.HOST,
@@ -106,5 +163,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, graphiql: e.GRAPHIQL },
+    mcp: {
+      mode: e.MCP_MODE,
+      auth: e.MCP_AUTH,
+      publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+      allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
+      allowedHosts: e.MCP_ALLOWED_HOSTS ? list(e.MCP_ALLOWED_HOSTS) : undefined,
+      maxSessions: e.MCP_MAX_SESSIONS,
+      sessionIdleMs: e.MCP_SESSION_IDLE_SECONDS * 1000,
+      toolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS,
+      readRetries: e.MCP_READ_RETRIES,
+      circuitFailures: e.MCP_CIRCUIT_FAILURES,
+      circuitOpenMs: e.MCP_CIRCUIT_OPEN_MS,
+    },
+    oauth:
+      e.OAUTH_ISSUER && e.OAUTH_JWKS_URL
+        ? { issuer: e.OAUTH_ISSUER, jwksUrl: e.OAUTH_JWKS_URL, algorithms: list(e.OAUTH_ALGORITHMS) }
+        : undefined,
   };
 }

@@ -8,7 +8,12 @@ import type { Config } from './config.js';
 import { createApp } from './app.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
+import { createBearerVerifier } from './auth/bearer.js';
 import { createExecutor } from './graphql/executor.js';
+import { createToolRunner } from './mcp/call-tool.js';
+import { createCircuitBreaker } from './mcp/circuit-breaker.js';
+import { SessionRegistry } from './mcp/sessions.js';
+import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
 import { createLogger, type Logger } from './logger.js';
 import { openDatabase } from './store/database.js';
@@ -34,7 +39,10 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Everything that can be validated without the database is, before it is opened.
   const schema = buildSchema();
+  const executor = createExecutor(schema, config.graphql, () => {});
+  const operations = loadOperations(executor);
   const handle = await openDatabase({
     ...config.database,
     dataDir: config.dataDir,
@@ -46,9 +54,42 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     ...config.jwt,
     secret: resolveJwtSecret(config.jwt.secret, config.dataDir),
   });
-  const executor = createExecutor(schema, config.graphql, () => {});
+  const verifier = createBearerVerifier(
+    tokens,
+    config.oauth && config.mcp.publicUrl
+      ? { ...config.oauth, audience: `${config.mcp.publicUrl}/mcp` }
+      : undefined,
+  );
+  const breaker = createCircuitBreaker({
+    failureThreshold: config.mcp.circuitFailures,
+    openMs: config.mcp.circuitOpenMs,
+    onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
+  });
+  const runTool = createToolRunner({
+    executor,
+    context: { store, tokens },
+    breaker,
+    operations,
+    defaultTimeoutMs: config.mcp.toolTimeoutMs,
+    readRetries: config.mcp.readRetries,
+    retryBaseDelayMs: 100,
+  });
+  const sessions = new SessionRegistry({
+    maxSessions: config.mcp.maxSessions,
+    idleMs: config.mcp.sessionIdleMs,
+    logger,
+  });
   let draining = false;
-  const app = createApp({ config, logger, store, tokens, executor, isDraining: () => draining });
+  const app = createApp({
+    config,
+    logger,
+    store,
+    tokens,
+    executor,
+    verifier,
+    mcp: { server: { operations, runTool, logger }, sessions, oauthIssuer: config.oauth?.issuer },
+    isDraining: () => draining,
+  });
 
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
@@ -73,6 +114,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS);
+      await sessions.closeAll();
       await closed;
       clearTimeout(grace);
       await handle.close();

@@ -62,7 +62,7 @@ export function createTokenService(settings: TokenSettings): TokenService {
   };
 }
 
-function describeJoseError(error: unknown): string {
+export function describeJoseError(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return 'The token has expired';
   if (error instanceof joseErrors.JWTClaimValidationFailed)
     return `The token's ${error.claim} claim is not valid`;

@@ -15,6 +15,10 @@ export interface GraphQLContext {
   loaders: Loaders;
   logger: Logger;
   requestId: string;
+  /** Aborted when the caller cancels or its deadline passes; writes check it before committing. */
+  signal?: AbortSignal;
+  /** Reports a step of a long operation to a caller that asked for progress (MCP progressToken). */
+  reportProgress?: (message: string) => void;
 }
 
 export interface ContextDependencies {
@@ -24,7 +28,7 @@ export interface ContextDependencies {
 
 export function createContext(
   deps: ContextDependencies,
-  request: { viewer: Identity | null; logger: Logger; requestId: string },
+  request: Pick<GraphQLContext, 'viewer' | 'logger' | 'requestId' | 'signal' | 'reportProgress'>,
 ): GraphQLContext {
   return { ...deps, ...request, loaders: createLoaders(deps.store) };
 }

@@ -86,7 +86,7 @@ export function createExecutor(
     const result = (await graphqlExecute({ ...args, schema })) as ExecutionResult;
     if (!result.errors) return result;
     const log: InternalErrorSink = (error, reference) => {
-      context.logger.error({ err: error, reference }, 'unexpected error while resolving');
+      context.logger.error({ err: error, reference }, 'error while resolving');
       onInternal(error, reference);
     };
     return { ...result, errors: result.errors.map((error) => classifyError(error, log)) };

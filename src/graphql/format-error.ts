@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { AppError, isAppError, type Classification } from '../errors.js';
-import { isConstraintViolation } from '../store/db-errors.js';
+import { isConstraintViolation, isTransientStoreError } from '../store/db-errors.js';
 
 export type InternalErrorSink = (error: unknown, reference: string) => void;
 
@@ -49,6 +49,17 @@ export function classifyError(error: GraphQLError, onInternal: InternalErrorSink
   }
   const reference = randomUUID();
   onInternal(original, reference);
+  if (isTransientStoreError(original)) {
+    return withClassification(
+      error,
+      'The movie database is unavailable right now; try again shortly',
+      'UNAVAILABLE',
+      {
+        retryAfterSeconds: 1,
+        reference,
+      },
+    );
+  }
   return withClassification(
     error,
     `An unexpected error occurred. Reference: ${reference}`,

@@ -3,14 +3,15 @@
  * that is not a valid token is a 401, never a silent downgrade to anonymous.
  */
 import type { RequestHandler } from 'express';
-import { InvalidTokenError, type TokenService } from '../auth/tokens.js';
+import type { BearerVerifier } from '../auth/bearer.js';
+import { InvalidTokenError } from '../auth/tokens.js';
 import { localsOf } from './locals.js';
 import { sendError } from './problem.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/i;
 const MAX_HEADER_LENGTH = 4096;
 
-export function authenticate(tokens: TokenService): RequestHandler {
+export function authenticate(tokens: BearerVerifier): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
     if (header === undefined) return next();

@@ -109,12 +109,19 @@ async function migrate(db: Kysely<Database>, dialect: Dialect, seedFile: string)
 export async function writeTransaction<T>(
   handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
   work: (trx: Kysely<Database>) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T> {
-  if (handle.dialect === 'postgres') return handle.db.transaction().execute(work);
+  // A caller that gave up (cancelled, or past its deadline) must not have its write land after all.
+  const guarded = async (trx: Kysely<Database>) => {
+    const result = await work(trx);
+    signal?.throwIfAborted();
+    return result;
+  };
+  if (handle.dialect === 'postgres') return handle.db.transaction().execute(guarded);
   return handle.db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
     try {
-      const result = await work(connection);
+      const result = await guarded(connection);
       await sql`commit`.execute(connection);
       return result;
     } catch (error) {

@@ -19,3 +19,30 @@ export function isConstraintViolation(error: unknown): boolean {
   const code = codeOf(error);
   return code !== undefined && (code.startsWith('23') || code.startsWith('SQLITE_CONSTRAINT'));
 }
+
+/** pg raises these without a code when a connection drops or the pool cannot get one in time. */
+const TRANSIENT_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|connection refused|server closed the connection/i;
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  '53300', // too many connections
+  '57P01', // admin shutdown
+  '57P02', // crash shutdown
+  '57P03', // cannot connect now
+]);
+
+/**
+ * A failure of the database's availability rather than of the request: worth a retry (reads) and
+ * counted by the circuit breaker.
+ */
+export function isTransientStoreError(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code !== undefined && (TRANSIENT_CODES.has(code) || code.startsWith('08'))) return true;
+  return error instanceof Error && TRANSIENT_MESSAGES.test(error.message);
+}

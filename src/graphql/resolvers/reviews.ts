@@ -13,7 +13,9 @@ export const reviewResolvers = {
     async summarizeMovieReviews(_: unknown, args: { movieId: string }, ctx: GraphQLContext) {
       const id = parseId(args.movieId, 'movieId');
       if (!(await ctx.loaders.movie.load(id))) throw notFound('Movie', args.movieId);
+      ctx.reportProgress?.('Loading reviews');
       const reviews = await ctx.loaders.reviewsOfMovie.load(id);
+      ctx.reportProgress?.('Summarising reviews');
       return { movieId: id, ...summarizeReviews(reviews) };
     },
   },
@@ -28,13 +30,17 @@ export const reviewResolvers = {
       const duplicate = badRequest('You have already reviewed this title', `input.subject.${field}`);
       const comment = args.input.comment?.trim() || null;
       try {
-        return await writeTransaction(ctx.store.handle, async (trx) => {
-          if (await ctx.store.reviews.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
-          return ctx.store.reviews.create(
-            { userId: user.id, subject, score: args.input.score, comment },
-            trx,
-          );
-        });
+        return await writeTransaction(
+          ctx.store.handle,
+          async (trx) => {
+            if (await ctx.store.reviews.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
+            return ctx.store.reviews.create(
+              { userId: user.id, subject, score: args.input.score, comment },
+              trx,
+            );
+          },
+          ctx.signal,
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicate;
         throw error;

@@ -43,10 +43,14 @@ export const watchlistResolvers = {
       const { subject, field, noun } = await resolveSubject(args.subject, ctx, 'subject');
       const duplicate = badRequest(`This ${noun} is already in your watch list`, field);
       try {
-        return await writeTransaction(ctx.store.handle, async (trx) => {
-          if (await ctx.store.watchlist.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
-          return ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx);
-        });
+        return await writeTransaction(
+          ctx.store.handle,
+          async (trx) => {
+            if (await ctx.store.watchlist.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
+            return ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx);
+          },
+          ctx.signal,
+        );
       } catch (error) {
         // A concurrent add of the same title loses on the unique index: same answer, never a 500.
         if (isUniqueViolation(error)) throw duplicate;

@@ -1,0 +1,371 @@
+/**
+ * The Streamable HTTP endpoint /mcp (SPEC section 6) on Express, around the SDK's transport. Our layer
+ * adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
+ * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches,
+ * 405 with Allow for other methods, sessions bound to their creator, a session cap (503), bearer auth
+ * with RFC 9728 discovery, and cancellation in stateless mode.
+ */
+import { randomUUID } from 'node:crypto';
+import express, {
+  Router,
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { BearerVerifier } from '../auth/bearer.js';
+import { ALL_SCOPES, type Identity } from '../auth/identity.js';
+import { InvalidTokenError } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
+import type { SessionRegistry } from '../mcp/sessions.js';
+import { localsOf } from './locals.js';
+
+/** The revisions this server speaks (SPEC: 2025-11-25 and 2025-06-18). */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'];
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
+const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/i;
+
+export interface McpRouteOptions {
+  mcp: Config['mcp'];
+  listenHost: string;
+  bodyLimitBytes: number;
+  verifier: BearerVerifier;
+  server: McpServerDependencies;
+  sessions: SessionRegistry;
+  oauthIssuer?: string;
+  logger: Logger;
+}
+
+function sendJsonRpcError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  res.status(status).set(headers).json({ jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+function hostnameOf(hostHeader: string): string {
+  try {
+    return new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/** The canonical base URL: configured, or as the request reached us. */
+function baseUrl(req: Request, configured: string | undefined): string {
+  return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+export function mcpRoutes(options: McpRouteOptions): Router {
+  const router = Router();
+  const { mcp } = options;
+  const loopbackBind = LOOPBACK_NAMES.includes(options.listenHost);
+  const publicHost = mcp.publicUrl ? new URL(mcp.publicUrl).hostname : undefined;
+  const allowedHosts = mcp.allowedHosts ?? (loopbackBind ? LOOPBACK_NAMES : undefined);
+
+  const metadataUrl = (req: Request) =>
+    `${baseUrl(req, mcp.publicUrl)}/.well-known/oauth-protected-resource/mcp`;
+
+  // RFC 9728: where a client learns which authorization server issues tokens for this resource.
+  const metadata: RequestHandler = (req, res) => {
+    const base = baseUrl(req, mcp.publicUrl);
+    res.json({
+      resource: `${base}/mcp`,
+      authorization_servers: options.oauthIssuer ? [options.oauthIssuer] : [],
+      scopes_supported: ALL_SCOPES,
+      bearer_methods_supported: ['header'],
+      resource_name: 'MovieDB MCP',
+    });
+  };
+  router.get('/.well-known/oauth-protected-resource', metadata);
+  router.get('/.well-known/oauth-protected-resource/mcp', metadata);
+
+  /** DNS-rebinding protection: the Host must be ours and a browser Origin must be allowed. */
+  const guardOriginAndHost: RequestHandler = (req, res, next) => {
+    const host = req.get('host') ?? '';
+    const hostname = hostnameOf(host);
+    const hostAllowed =
+      !allowedHosts ||
+      allowedHosts.includes(hostname) ||
+      allowedHosts.includes(host) ||
+      hostname === publicHost;
+    if (!hostAllowed) return sendJsonRpcError(res, 403, -32000, `Forbidden: Host ${host} is not allowed`);
+    const origin = req.get('origin');
+    if (origin !== undefined) {
+      let originHost = '';
+      let originName = '';
+      try {
+        ({ host: originHost, hostname: originName } = new URL(origin));
+      } catch {
+        return sendJsonRpcError(res, 403, -32000, 'Forbidden: malformed Origin');
+      }
+      const allowed =
+        mcp.allowedOrigins.includes(origin) ||
+        originHost === host ||
+        (loopbackBind && LOOPBACK_NAMES.includes(originName) && LOOPBACK_NAMES.includes(hostname));
+      if (!allowed) return sendJsonRpcError(res, 403, -32000, `Forbidden: Origin ${origin} is not allowed`);
+    }
+    next();
+  };
+
+  const onlyKnownMethods: RequestHandler = (req, res, next) => {
+    const allowed = mcp.mode === 'sessions' ? ['GET', 'POST', 'DELETE'] : ['POST'];
+    if (!allowed.includes(req.method)) {
+      return sendJsonRpcError(res, 405, -32000, `Method ${req.method} is not allowed on /mcp`, {
+        Allow: allowed.join(', '),
+      });
+    }
+    next();
+  };
+
+  const checkProtocolVersion: RequestHandler = (req, res, next) => {
+    const version = req.get('mcp-protocol-version');
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return sendJsonRpcError(
+        res,
+        400,
+        -32000,
+        `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+      );
+    }
+    next();
+  };
+
+  /** Verifies the bearer token on every request; the identity (never the token) goes on as authInfo. */
+  const authenticate: RequestHandler = async (req, res, next) => {
+    const header = req.get('authorization');
+    const challenge = (extra: string) => ({
+      'WWW-Authenticate': `Bearer ${extra}resource_metadata="${metadataUrl(req)}"`,
+    });
+    if (header === undefined) {
+      if (mcp.auth === 'required')
+        return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', challenge(''));
+      return next();
+    }
+    const token = header.length <= 4096 ? BEARER.exec(header)?.[1] : undefined;
+    if (!token)
+      return sendJsonRpcError(
+        res,
+        401,
+        -32001,
+        'Unauthorized: the Authorization header must be "Bearer <token>"',
+        challenge('error="invalid_token", '),
+      );
+    let identity: Identity;
+    try {
+      identity = await options.verifier.verify(token);
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) return next(error);
+      return sendJsonRpcError(
+        res,
+        401,
+        -32001,
+        `Unauthorized: ${error.message}`,
+        challenge('error="invalid_token", '),
+      );
+    }
+    localsOf(res).viewer = identity;
+    const authInfo: AuthInfo = {
+      // The SDK wants a token string; it gets a placeholder so the raw token goes no further than here.
+      token: 'verified',
+      clientId: identity.subject,
+      scopes: [...identity.scopes],
+      expiresAt: identity.expiresAt,
+      extra: { identity },
+    };
+    (req as Request & { auth?: AuthInfo }).auth = authInfo;
+    next();
+  };
+
+  /** Reads the JSON-RPC body ourselves: JSON errors become -32700 and batches are refused. */
+  const parseBody: RequestHandler = (req, res, next) => {
+    if (!req.is('application/json')) {
+      return sendJsonRpcError(
+        res,
+        415,
+        -32000,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(typeof req.body === 'string' ? req.body : '');
+    } catch {
+      return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+    }
+    if (Array.isArray(message)) {
+      return sendJsonRpcError(
+        res,
+        400,
+        -32600,
+        'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18)',
+      );
+    }
+    if (typeof message !== 'object' || message === null) {
+      return sendJsonRpcError(
+        res,
+        400,
+        -32600,
+        'Invalid Request: the body must be a JSON-RPC message object',
+      );
+    }
+    // A client asking for a revision we do not speak is answered with ours (the spec's negotiation).
+    if (
+      isInitializeRequest(message) &&
+      !SUPPORTED_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)
+    ) {
+      message.params.protocolVersion = LATEST_PROTOCOL_VERSION;
+    }
+    res.locals.message = message;
+    next();
+  };
+
+  const subjectOf = (res: Response) => localsOf(res).viewer?.subject ?? null;
+
+  const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large')
+      return sendJsonRpcError(res, 413, -32600, 'Invalid Request: the body is too large');
+    if (typeof type === 'string' && type.startsWith('entity.'))
+      return sendJsonRpcError(res, 400, -32700, 'Parse error: the body could not be read');
+    next(error);
+  };
+
+  router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
+  const readBody = express.text({ type: () => true, limit: options.bodyLimitBytes });
+  if (mcp.mode === 'sessions') {
+    const handle = sessionHandlers(options, subjectOf);
+    router.post('/mcp', readBody, parseBody, handle.post);
+    router.get('/mcp', handle.stream);
+    router.delete('/mcp', handle.stream);
+  } else {
+    router.post('/mcp', readBody, parseBody, statelessPost(options, subjectOf));
+  }
+  router.use('/mcp', bodyErrors);
+  return router;
+}
+
+type SubjectOf = (res: Response) => string | null;
+
+function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf) {
+  const { sessions } = options;
+
+  const post: RequestHandler = async (req, res, next) => {
+    try {
+      const message = res.locals.message as unknown;
+      const sessionId = req.get('mcp-session-id');
+      if (sessionId !== undefined) {
+        const session = sessions.find(sessionId, subjectOf(res));
+        if (!session)
+          return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
+        return await session.transport.handleRequest(req, res, message);
+      }
+      if (!isInitializeRequest(message)) {
+        return sendJsonRpcError(
+          res,
+          400,
+          -32000,
+          'Bad Request: Mcp-Session-Id header is required (send initialize first)',
+        );
+      }
+      if (!sessions.reserve()) {
+        return sendJsonRpcError(
+          res,
+          503,
+          -32000,
+          'Service Unavailable: too many open sessions; try again later',
+          { 'Retry-After': '30' },
+        );
+      }
+      const owner = subjectOf(res);
+      const server = createMcpServer(options.server);
+      let registered = false;
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => {
+          registered = true;
+          sessions.add(id, { transport, server, owner, lastSeen: Date.now() });
+        },
+        onsessionclosed: (id) => sessions.delete(id),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, message);
+      if (!registered) {
+        sessions.release();
+        await server.close();
+      }
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  const stream: RequestHandler = async (req, res, next) => {
+    try {
+      const sessionId = req.get('mcp-session-id');
+      if (sessionId === undefined)
+        return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      const session = sessions.find(sessionId, subjectOf(res));
+      if (!session) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+      await session.transport.handleRequest(req, res);
+      if (req.method === 'DELETE') sessions.delete(sessionId);
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  return { post, stream };
+}
+
+/**
+ * Stateless mode: a fresh server and transport per request (the SDK cannot reuse them). A cancellation
+ * arrives on a request of its own, so in-flight calls are kept by (caller, request id) to be aborted.
+ */
+function statelessPost(options: McpRouteOptions, subjectOf: SubjectOf): RequestHandler {
+  const inFlight = new Map<string, AbortController>();
+  const keyOf = (subject: string | null, id: unknown) => `${subject ?? ''}\u0000${String(id)}`;
+
+  return async (req, res, next) => {
+    try {
+      const message = res.locals.message as {
+        method?: string;
+        id?: unknown;
+        params?: { requestId?: unknown };
+      };
+      const subject = subjectOf(res);
+      if (message.method === 'notifications/cancelled' && message.id === undefined) {
+        inFlight.get(keyOf(subject, message.params?.requestId))?.abort('cancelled');
+        res.status(202).end();
+        return;
+      }
+      const controller = new AbortController();
+      const key = message.id !== undefined ? keyOf(subject, message.id) : undefined;
+      if (key) inFlight.set(key, controller);
+      const server = createMcpServer(options.server, controller.signal);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on('close', () => {
+        if (key && inFlight.get(key) === controller) inFlight.delete(key);
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, message);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

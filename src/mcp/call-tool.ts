@@ -1,0 +1,268 @@
+/**
+ * Runs one tool call: check the arguments, the caller's scopes and the circuit, then execute the
+ * operation in-process through the one executor, within a deadline, retrying idempotent reads on
+ * transient store failures, and map the outcome. Every path returns a CallToolResult; nothing throws.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ExecutionResult } from 'graphql';
+import type { Identity } from '../auth/identity.js';
+import { createContext, type ContextDependencies } from '../graphql/context.js';
+import type { Executor } from '../graphql/executor.js';
+import type { Logger } from '../logger.js';
+import type { CuratedOperation } from '../operations/load-operations.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
+
+export interface ToolCall {
+  operation: CuratedOperation;
+  args: Record<string, unknown>;
+  viewer: Identity | null;
+  /** Aborted when the client cancels the request. */
+  signal: AbortSignal;
+  requestId: string;
+  logger: Logger;
+  /** Present when the caller sent a progressToken. */
+  sendProgress?: (progress: number, total: number | undefined, message: string) => Promise<void>;
+}
+
+export interface ToolRunnerOptions {
+  executor: Executor;
+  context: ContextDependencies;
+  breaker: CircuitBreaker;
+  operations: readonly CuratedOperation[];
+  defaultTimeoutMs: number;
+  /** Extra attempts for an idempotent read that failed transiently. */
+  readRetries: number;
+  retryBaseDelayMs: number;
+}
+
+export type ToolOutcome = CallToolResult & { outcome: string };
+
+type Validators = Map<string, ValidateFunction>;
+
+function compileValidators(operations: readonly CuratedOperation[]): Validators {
+  const ajv = new Ajv2020({ allErrors: false, strict: false, useDefaults: false, coerceTypes: false });
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+  return new Map(operations.map((op) => [op.toolName, ajv.compile(op.tool.inputSchema)]));
+}
+
+/** Names the argument and says what is wrong with it, in words an agent can act on. */
+function describeArgumentError(error: ErrorObject): { field: string; message: string } {
+  const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (error.keyword === 'required') {
+    const field = [base, error.params.missingProperty].filter(Boolean).join('.');
+    return { field, message: `missing required argument "${field}"` };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const field = [base, error.params.additionalProperty].filter(Boolean).join('.');
+    return { field, message: `unknown argument "${field}"` };
+  }
+  if (error.keyword === 'enum') {
+    return {
+      field: base,
+      message: `"${base}" must be one of ${(error.params.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`,
+    };
+  }
+  if (error.keyword === 'minProperties' || error.keyword === 'maxProperties') {
+    return { field: base, message: `"${base}" must have exactly one key` };
+  }
+  return {
+    field: base || '(arguments)',
+    message: `"${base || 'arguments'}" ${error.message ?? 'is not valid'}`,
+  };
+}
+
+/** Hash of the arguments for the audit log: correlates calls without writing what they contained. */
+function hashArguments(args: unknown): string {
+  const stable = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(stable)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
+          )
+        : value;
+  return createHash('sha256')
+    .update(JSON.stringify(stable(args)))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+class DeadlineExceeded extends Error {}
+
+function hasClassification(result: ExecutionResult, classification: string): boolean {
+  return (result.errors ?? []).some((e) => e.extensions?.classification === classification);
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+export function createToolRunner(options: ToolRunnerOptions) {
+  const validators = compileValidators(options.operations);
+
+  async function execute(
+    call: ToolCall,
+    signal: AbortSignal,
+  ): Promise<{ result: CallToolResult; attempts: number }> {
+    const { operation } = call;
+    let step = 0;
+    const total = operation.settings.progressSteps;
+    const reportProgress = call.sendProgress
+      ? (message: string) => void call.sendProgress?.(++step, total, message).catch(() => undefined)
+      : undefined;
+    const attempts = operation.kind === 'query' ? 1 + options.readRetries : 1;
+    let result: ExecutionResult = { errors: [] };
+    let attempt = 0;
+    while (attempt < attempts) {
+      attempt += 1;
+      const context = createContext(options.context, {
+        viewer: call.viewer,
+        logger: call.logger,
+        requestId: call.requestId,
+        signal,
+        reportProgress,
+      });
+      const run = options.executor.run({ document: operation.document, variables: call.args, context });
+      result = await new Promise<ExecutionResult>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      });
+      const unavailable = hasClassification(result, 'UNAVAILABLE');
+      if (!unavailable) {
+        options.breaker.recordSuccess();
+        break;
+      }
+      options.breaker.recordFailure();
+      if (attempt >= attempts || options.breaker.state() === 'open') break;
+      // Exponential backoff with jitter; only idempotent reads get here.
+      await sleep(options.retryBaseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random()), signal);
+      signal.throwIfAborted();
+    }
+    await call.sendProgress?.(total ?? step + 1, total ?? step + 1, 'Done').catch(() => undefined);
+    return {
+      result: toCallToolResult(result, operation.rootKey, operation.settings.allowPartialData),
+      attempts: attempt,
+    };
+  }
+
+  return async function runTool(call: ToolCall): Promise<ToolOutcome> {
+    const { operation, viewer } = call;
+    const started = performance.now();
+    let attempts = 0;
+    let result: CallToolResult;
+    let outcome: string;
+    try {
+      result = checkCall(call) ?? (await runWithDeadline(call, (r) => (attempts = r)));
+      outcome = outcomeOf(result);
+    } catch (error) {
+      if (call.signal.aborted) {
+        // The client cancelled: the SDK sends no response to a cancelled request.
+        result = toolFailure('BAD_REQUEST', 'The call was cancelled by the client');
+        outcome = 'CANCELLED';
+      } else {
+        const reference = randomUUID();
+        call.logger.error(
+          { err: error, reference, tool: operation.toolName },
+          'tool call failed unexpectedly',
+        );
+        result = toolFailure('INTERNAL_ERROR', `An unexpected error occurred. Reference: ${reference}`, {
+          reference,
+        });
+        outcome = 'INTERNAL_ERROR';
+      }
+    }
+    call.logger.info(
+      {
+        audit: 'tool_call',
+        subject: viewer?.subject ?? null,
+        tool: operation.toolName,
+        argsHash: hashArguments(call.args),
+        outcome,
+        attempts,
+        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+      },
+      'tool call',
+    );
+    return { ...result, outcome };
+  };
+
+  /** The checks that need no backend: arguments, scopes, the circuit. */
+  function checkCall(call: ToolCall): CallToolResult | undefined {
+    const { operation, viewer, args } = call;
+    const validate = validators.get(operation.toolName);
+    if (validate && !validate(args)) {
+      const { field, message } = describeArgumentError(validate.errors![0]!);
+      return toolFailure('BAD_REQUEST', `Invalid arguments for ${operation.toolName}: ${message}`, { field });
+    }
+    const missing = viewer ? operation.settings.scopes.filter((s) => !viewer.scopes.includes(s)) : [];
+    if (missing.length > 0) {
+      return toolFailure(
+        'FORBIDDEN',
+        `This token lacks the scope ${missing.join(', ')} needed by ${operation.toolName}`,
+        {
+          requiredScopes: missing,
+        },
+      );
+    }
+    const admission = options.breaker.admit();
+    if (!admission.allowed) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+      return toolFailure(
+        'UNAVAILABLE',
+        `The movie database is unavailable; calls are paused. Try again in ${retryAfterSeconds} s`,
+        {
+          retryAfterSeconds,
+        },
+      );
+    }
+    return undefined;
+  }
+
+  async function runWithDeadline(call: ToolCall, setAttempts: (n: number) => void): Promise<CallToolResult> {
+    const timeoutMs = call.operation.settings.timeoutMs ?? options.defaultTimeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeoutMs);
+    const signal = AbortSignal.any([call.signal, deadline.signal]);
+    try {
+      const { result, attempts } = await execute(call, signal);
+      setAttempts(attempts);
+      return result;
+    } catch (error) {
+      if (!(deadline.signal.aborted && !call.signal.aborted)) throw error;
+      options.breaker.recordFailure();
+      const seconds = timeoutMs / 1000;
+      const advice =
+        call.operation.kind === 'query'
+          ? 'it is safe to call it again'
+          : 'the change was not applied if it had not committed; check the current state before calling again';
+      return toolFailure(
+        'TIMEOUT',
+        `${call.operation.toolName} did not finish within ${seconds} s and was abandoned; ${advice}`,
+        {
+          timeoutMs,
+        },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function outcomeOf(result: CallToolResult): string {
+  const errors =
+    (result.structuredContent as { errors?: { classification: string }[] } | undefined)?.errors ?? [];
+  if (!result.isError) return errors.length > 0 ? 'PARTIAL' : 'OK';
+  return errors[0]?.classification ?? 'ERROR';
+}
+
+export type ToolRunner = ReturnType<typeof createToolRunner>;

@@ -1,0 +1,83 @@
+/**
+ * The MCP server over the curated operations. tools/list answers a list computed once; tools/call is
+ * our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks for (the SDK's
+ * McpServer would answer an isError result), and so every other outcome is a tool result.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Identity } from '../auth/identity.js';
+import type { Logger } from '../logger.js';
+import type { CuratedOperation } from '../operations/load-operations.js';
+import type { ToolRunner } from './call-tool.js';
+
+export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: '0.1.0' };
+
+const INSTRUCTIONS =
+  'Movie catalogue tools. Read isError first, then structuredContent.data and structuredContent.errors. ' +
+  'Each error has a classification: NOT_FOUND (the id does not exist: use searchMovies to find ids), ' +
+  'BAD_REQUEST (fix the arguments; "already in your watch list" means done), UNAUTHORIZED (sign-in needed), ' +
+  'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), INTERNAL_ERROR (report the reference).';
+
+export interface McpServerDependencies {
+  operations: readonly CuratedOperation[];
+  runTool: ToolRunner;
+  logger: Logger;
+}
+
+/** The identity our auth middleware put on the request, carried by the SDK as authInfo.extra. */
+export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
+  return (authInfo?.extra?.identity as Identity | undefined) ?? null;
+}
+
+export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): Server {
+  const byName = new Map(deps.operations.map((op) => [op.toolName, op]));
+  const tools: Tool[] = deps.operations.map((op) => op.tool);
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, logging: {} },
+    instructions: INSTRUCTIONS,
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const operation = byName.get(request.params.name);
+    if (!operation) {
+      // A protocol error, not a tool result (SPEC section 6). A plain Error with a code keeps the message
+      // free of the "MCP error -32602:" prefix McpError would add before the client adds its own.
+      throw Object.assign(
+        new Error(`Unknown tool: ${request.params.name}. Call tools/list for the available tools.`),
+        {
+          code: ErrorCode.InvalidParams,
+        },
+      );
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const requestId = String(extra.requestId);
+    const { outcome: _outcome, ...result } = await deps.runTool({
+      operation,
+      args: request.params.arguments ?? {},
+      viewer: identityOf(extra.authInfo),
+      signal: requestSignal ? AbortSignal.any([extra.signal, requestSignal]) : extra.signal,
+      requestId,
+      logger: deps.logger.child({ mcpRequestId: requestId, sessionId: extra.sessionId }),
+      sendProgress:
+        progressToken === undefined
+          ? undefined
+          : (progress, total, message) =>
+              extra.sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
+              }),
+    });
+    return result;
+  });
+
+  return server;
+}

@@ -1,0 +1,69 @@
+/**
+ * Maps a GraphQL execution result to a CallToolResult (SPEC section 6): structuredContent carries
+ * `{ data, errors }` on every path, so the classification always reaches the agent; the text block is a
+ * copy for clients that read only text; isError marks anything short of full success.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import { CLASSIFICATIONS, RETRYABLE, type Classification } from '../errors.js';
+
+export interface ToolError {
+  message: string;
+  path: (string | number)[] | null;
+  classification: Classification;
+  retryable: boolean;
+  extensions?: Record<string, unknown>;
+}
+
+function classificationOf(value: unknown): Classification {
+  return CLASSIFICATIONS.includes(value as Classification) ? (value as Classification) : 'INTERNAL_ERROR';
+}
+
+export function toToolError(error: Pick<GraphQLError, 'message' | 'path' | 'extensions'>): ToolError {
+  const { classification, ...rest } = error.extensions ?? {};
+  const kind = classificationOf(classification);
+  return {
+    message: error.message,
+    path: error.path ? [...error.path] : null,
+    classification: kind,
+    retryable: RETRYABLE[kind],
+    ...(Object.keys(rest).length > 0 ? { extensions: rest } : {}),
+  };
+}
+
+function envelope(data: unknown, errors: ToolError[], isError: boolean, text?: string): CallToolResult {
+  const structuredContent = { data, errors };
+  return {
+    content: [{ type: 'text', text: text ?? JSON.stringify(structuredContent) }],
+    structuredContent,
+    isError,
+  };
+}
+
+export function toCallToolResult(
+  result: ExecutionResult,
+  rootKey: string,
+  allowPartialData: boolean,
+): CallToolResult {
+  const data = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] ?? null;
+  const errors = (result.errors ?? []).map(toToolError);
+  if (errors.length === 0) return envelope(data, errors, false);
+  if (data !== null) return envelope(data, errors, !allowPartialData);
+  return envelope(null, errors, true, `GraphQL operation failed: ${errors.map((e) => e.message).join('; ')}`);
+}
+
+/** A failure raised by the tool layer itself (arguments, deadline, circuit), in the same shape. */
+export function toolFailure(
+  classification: Classification,
+  message: string,
+  extensions?: Record<string, unknown>,
+): CallToolResult {
+  const error: ToolError = {
+    message,
+    path: null,
+    classification,
+    retryable: RETRYABLE[classification],
+    ...(extensions ? { extensions } : {}),
+  };
+  return envelope(null, [error], true, `GraphQL operation failed: ${message}`);
+}

@@ -1,0 +1,164 @@
+/**
+ * The operation catalogue (SPEC section 6): every operations/*.graphql file holds one named operation,
+ * which becomes one MCP tool. Each file is parsed and validated once, at start-up, through the same
+ * executor as /graphql; any problem stops the server with a list of file:line: message entries.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Executor } from '../graphql/executor.js';
+import { deriveInputSchema } from './input-schema.js';
+import { deriveOutputSchema } from './output-schema.js';
+import { defaultToolSettings, loadToolSettings, type ToolSettings } from './tool-settings.js';
+
+export const OPERATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../operations');
+
+export interface CuratedOperation {
+  /** The MCP tool name: the operation name with a lower-case first letter. */
+  toolName: string;
+  operationName: string;
+  kind: 'query' | 'mutation';
+  document: DocumentNode;
+  /** The response key of the single root field; its value is the tool's `data`. */
+  rootKey: string;
+  settings: ToolSettings;
+  /** The tools/list entry, computed once. */
+  tool: Tool;
+}
+
+export class OperationCatalogueError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The operation catalogue has problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'OperationCatalogueError';
+  }
+}
+
+function toolNameOf(operationName: string): string {
+  return operationName.charAt(0).toLowerCase() + operationName.slice(1);
+}
+
+/** "recommendMoviesForMood" → "Recommend Movies For Mood". */
+function titleOf(operationName: string): string {
+  return operationName.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+}
+
+/** The comment lines above the operation, joined: the operation's own description. */
+function leadingComment(source: string): string | undefined {
+  const lines: string[] = [];
+  for (const line of source.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith('#')) lines.push(trimmed.replace(/^#\s?/, ''));
+    else if (trimmed === '' && lines.length === 0) continue;
+    else break;
+  }
+  const text = lines.join(' ').replace(/\s+/g, ' ').trim();
+  return text || undefined;
+}
+
+function located(file: string, error: GraphQLError): string {
+  const location = error.locations?.[0];
+  return `${file}${location ? `:${location.line}:${location.column}` : ''}: ${error.message}`;
+}
+
+export function loadOperations(executor: Executor, dir: string = OPERATIONS_DIR): CuratedOperation[] {
+  const { schema } = executor;
+  const { settings, problems } = loadToolSettings(path.join(dir, 'tools.json'));
+  const operations: CuratedOperation[] = [];
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort();
+  if (files.length === 0) problems.push(`${dir}: no .graphql operation files`);
+
+  for (const file of files) {
+    const source = readFileSync(path.join(dir, file), 'utf8');
+    let document: DocumentNode;
+    try {
+      document = executor.parse(source);
+    } catch (error) {
+      problems.push(error instanceof GraphQLError ? located(file, error) : `${file}: ${String(error)}`);
+      continue;
+    }
+    const definitions = document.definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+    const operation = definitions[0];
+    if (definitions.length !== 1 || !operation) {
+      problems.push(`${file}: must hold exactly one operation, found ${definitions.length}`);
+      continue;
+    }
+    const operationName = operation.name?.value;
+    if (!operationName) {
+      problems.push(`${file}:${operation.loc?.startToken.line ?? 1}: the operation must be named`);
+      continue;
+    }
+    if (`${operationName}.graphql` !== file)
+      problems.push(`${file}: the file must be named ${operationName}.graphql`);
+    if (operation.operation === 'subscription') {
+      problems.push(`${file}: subscriptions cannot be tools`);
+      continue;
+    }
+    const validationErrors = executor.validate(schema, document);
+    if (validationErrors.length > 0) {
+      problems.push(...validationErrors.map((e) => located(file, e)));
+      continue;
+    }
+    const rootFields = operation.selectionSet.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD);
+    const rootField = rootFields[0];
+    if (rootFields.length !== 1 || operation.selectionSet.selections.length !== 1 || !rootField) {
+      problems.push(`${file}: must select exactly one root field (its value is the tool's data)`);
+      continue;
+    }
+    const toolName = toolNameOf(operationName);
+    const toolSettings = settings[toolName] ?? defaultToolSettings();
+    const rootType = schema.getRootType(operation.operation) as GraphQLCompositeType;
+    const fragments = new Map(
+      document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((d) => [d.name.value, d]),
+    );
+    const rootDescription =
+      'getFields' in rootType ? rootType.getFields()[rootField.name.value]?.description : undefined;
+    const readOnly = operation.operation === 'query';
+    operations.push({
+      toolName,
+      operationName,
+      kind: operation.operation,
+      document,
+      rootKey: rootField.alias?.value ?? rootField.name.value,
+      settings: toolSettings,
+      tool: {
+        name: toolName,
+        title: titleOf(operationName),
+        description: leadingComment(source) ?? rootDescription ?? titleOf(operationName),
+        inputSchema: deriveInputSchema(schema, operation) as Tool['inputSchema'],
+        outputSchema: deriveOutputSchema(schema, rootType, rootField, fragments) as Tool['outputSchema'],
+        annotations: {
+          title: titleOf(operationName),
+          readOnlyHint: readOnly,
+          ...(readOnly ? {} : { destructiveHint: false }),
+          idempotentHint: readOnly,
+          openWorldHint: false,
+          ...toolSettings.annotations,
+        },
+      },
+    });
+  }
+
+  const names = new Set(operations.map((o) => o.toolName));
+  for (const name of Object.keys(settings)) {
+    if (!names.has(name))
+      problems.push(`tools.json: settings for "${name}", which no operation file defines`);
+  }
+  if (problems.length > 0) throw new OperationCatalogueError(problems);
+  return operations;
+}
