@@ -29,6 +29,8 @@ const envSchema = z.object({
     .optional(),
   /** Upper bound on PostgreSQL connections per process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Folder of curated operations (one tool per .graphql file, settings in tools.json). */
+  OPERATIONS_DIR: z.string().min(1).default('./operations'),
   /** Path of the seed catalogue loaded into an empty database. */
   SEED_FILE: z.string().min(1).default('./seed/moviedb-seed.json'),
   /** HS256 key for the tokens this server issues; at least 32 characters. */
@@ -62,7 +64,7 @@ const envSchema = z.object({
   /** Most MCP sessions kept at once; a new one beyond this is answered 503. */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
   /** A session unused for this long is closed. */
-  MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(5).max(86400).default(900),
+  MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
   /** Default deadline of one tool call. */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   /** Extra attempts for a read tool whose store failed transiently (writes are never retried). */
@@ -89,6 +91,7 @@ export interface Config {
   dataDir: string;
   database: { url?: string; schema?: string; poolSize: number };
   seedFile: string;
+  operationsDir: string;
   jwt: { secret?: string; issuer: string; audience: string; ttlSeconds: number };
   logLevel: string;
   bodyLimitBytes: number;
@@ -154,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     database: { url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA, poolSize: e.DATABASE_POOL_SIZE },
     seedFile: e.SEED_FILE,
+    operationsDir: e.OPERATIONS_DIR,
     jwt: {
       secret: e.JWT_SECRET,
       issuer: e.JWT_ISSUER,

@@ -42,7 +42,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Everything that can be validated without the database is, before it is opened.
   const schema = buildSchema();
   const executor = createExecutor(schema, config.graphql, () => {});
-  const operations = loadOperations(executor);
+  const operations = loadOperations(executor, config.operationsDir);
   const handle = await openDatabase({
     ...config.database,
     dataDir: config.dataDir,

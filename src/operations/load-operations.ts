@@ -5,7 +5,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   GraphQLError,
   Kind,
@@ -20,8 +19,6 @@ import type { Executor } from '../graphql/executor.js';
 import { deriveInputSchema } from './input-schema.js';
 import { deriveOutputSchema } from './output-schema.js';
 import { defaultToolSettings, loadToolSettings, type ToolSettings } from './tool-settings.js';
-
-export const OPERATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../operations');
 
 export interface CuratedOperation {
   /** The MCP tool name: the operation name with a lower-case first letter. */
@@ -70,7 +67,7 @@ function located(file: string, error: GraphQLError): string {
   return `${file}${location ? `:${location.line}:${location.column}` : ''}: ${error.message}`;
 }
 
-export function loadOperations(executor: Executor, dir: string = OPERATIONS_DIR): CuratedOperation[] {
+export function loadOperations(executor: Executor, dir: string): CuratedOperation[] {
   const { schema } = executor;
   const { settings, problems } = loadToolSettings(path.join(dir, 'tools.json'));
   const operations: CuratedOperation[] = [];
