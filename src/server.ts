@@ -48,6 +48,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     dataDir: config.dataDir,
     seedFile: config.seedFile,
     onQuery: options.onQuery,
+    onConnectionError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
   });
   const store = createStore(handle);
   const tokens = createTokenService({

@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   seedFile: string;
   /** Called with every SQL statement run; tests use it to count queries. */
   onQuery?: (sql: string) => void;
+  /** An idle pooled connection failed (the database restarted or the network dropped). */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface DatabaseHandle {
@@ -88,6 +90,9 @@ async function openPostgres(
     idleTimeoutMillis: 30000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // Without a listener, an idle client's error (a database restart, a dropped link) would crash the
+  // process; the pool discards that client and the next query opens a fresh one.
+  pool.on('error', (error) => options.onConnectionError?.(error));
   return { driver: new PostgresDialect({ pool }), dialect: 'postgres' };
 }
 

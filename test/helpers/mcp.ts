@@ -31,7 +31,9 @@ export async function callTool<T = unknown>(
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<CallToolResult & { structuredContent: Envelope<T> }> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Envelope<T> };
+  return (await client.callTool({ name, arguments: args })) as CallToolResult & {
+    structuredContent: Envelope<T>;
+  };
 }
 
 /** The JSON-RPC headers a raw client must send to /mcp. */

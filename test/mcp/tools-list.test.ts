@@ -9,7 +9,13 @@ let server: TestServer;
 let client: Client;
 let tools: Tool[];
 const byName = (name: string) => tools.find((t) => t.name === name)!;
-type Schema = { properties: Record<string, Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> }>; required?: string[] };
+type Schema = {
+  properties: Record<
+    string,
+    Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> }
+  >;
+  required?: string[];
+};
 const input = (name: string) => byName(name).inputSchema as unknown as Schema;
 
 beforeAll(async () => {
@@ -25,7 +31,17 @@ afterAll(async () => {
 describe('tools/list', () => {
   it('lists exactly the curated operations, derived from operations/*.graphql (snapshot)', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['addToWatchlist', 'createReview', 'getMovie', 'myWatchlist', 'recommendMoviesForMood', 'removeFromWatchlist', 'searchMovies', 'setWatchStatus', 'summarizeMovieReviews'].sort(),
+      [
+        'addToWatchlist',
+        'createReview',
+        'getMovie',
+        'myWatchlist',
+        'recommendMoviesForMood',
+        'removeFromWatchlist',
+        'searchMovies',
+        'setWatchStatus',
+        'summarizeMovieReviews',
+      ].sort(),
     );
     expect(tools).toMatchSnapshot();
   });
@@ -43,11 +59,29 @@ describe('tools/list', () => {
   it('names, titles, descriptions and annotations follow SPEC section 6', () => {
     expect(byName('recommendMoviesForMood').title).toBe('Recommend Movies For Mood');
     expect(byName('recommendMoviesForMood').description).toMatch(/^Recommends up to 10 catalogue movies/);
-    for (const name of ['recommendMoviesForMood', 'summarizeMovieReviews', 'searchMovies', 'getMovie', 'myWatchlist']) {
-      expect(byName(name).annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+    for (const name of [
+      'recommendMoviesForMood',
+      'summarizeMovieReviews',
+      'searchMovies',
+      'getMovie',
+      'myWatchlist',
+    ]) {
+      expect(byName(name).annotations).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
     }
-    expect(byName('addToWatchlist').annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false });
-    expect(byName('removeFromWatchlist').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName('addToWatchlist').annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    });
+    expect(byName('removeFromWatchlist').annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     expect(byName('createReview').annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
   });
 
@@ -63,7 +97,12 @@ describe('tools/list', () => {
 
   it('@oneOf becomes exactly one key, and directive bounds become JSON Schema bounds', () => {
     const subject = input('addToWatchlist').properties.subject!;
-    expect(subject).toMatchObject({ type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: false });
+    expect(subject).toMatchObject({
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 1,
+      additionalProperties: false,
+    });
     expect(Object.keys(subject.properties!)).toEqual(['movieId', 'tvShowId']);
     const review = input('createReview').properties.input!;
     expect(review.properties!.score).toMatchObject({ type: 'integer', minimum: 1, maximum: 10 });
@@ -76,7 +115,18 @@ describe('tools/list', () => {
   it('outputSchema is the {data, errors} envelope with the selection’s shape', () => {
     const output = byName('getMovie').outputSchema as unknown as Schema;
     expect(output.properties.data!.type).toEqual(['object', 'null']);
-    expect(Object.keys(output.properties.data!.properties!)).toEqual(['id', 'title', 'releaseYear', 'genre', 'rating', 'runtime', 'tmdbId', 'reviewCount', 'directors', 'cast']);
+    expect(Object.keys(output.properties.data!.properties!)).toEqual([
+      'id',
+      'title',
+      'releaseYear',
+      'genre',
+      'rating',
+      'runtime',
+      'tmdbId',
+      'reviewCount',
+      'directors',
+      'cast',
+    ]);
     const error = (output.properties.errors as { items: { required: string[] } }).items;
     expect(error.required).toEqual(['message', 'path', 'classification', 'retryable']);
   });

@@ -33,7 +33,8 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
     results.set(name, [...(results.get(name) ?? []), result.structuredContent]);
     // The text block is always the same JSON as structuredContent, or the failure sentence.
     const text = (result.content as { type: string; text: string }[])[0]!.text;
-    if (result.isError && result.structuredContent.data === null) expect(text).toMatch(/^GraphQL operation failed: /);
+    if (result.isError && result.structuredContent.data === null)
+      expect(text).toMatch(/^GraphQL operation failed: /);
     else expect(JSON.parse(text)).toEqual(result.structuredContent);
     return result;
   };
@@ -42,23 +43,44 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
     const result = await call<{ id: string }[]>(anonymous, 'recommendMoviesForMood', { mood: 'HORROR' });
     expect(result.isError).toBe(false);
     expect(result.structuredContent.errors).toEqual([]);
-    expect(result.structuredContent.data.map((m) => m.id)).toEqual(['49', '52', '56', '57', '55', '51', '58', '54', '59']);
+    expect(result.structuredContent.data.map((m) => m.id)).toEqual([
+      '49',
+      '52',
+      '56',
+      '57',
+      '55',
+      '51',
+      '58',
+      '54',
+      '59',
+    ]);
   });
 
   it('recommendMoviesForMood with an unknown mood is a tool error naming mood, not a protocol error', async () => {
     const result = await call(anonymous, 'recommendMoviesForMood', { mood: 'SLEEPY' });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent.errors[0]).toMatchObject({ classification: 'BAD_REQUEST', retryable: false, extensions: { field: 'mood' } });
+    expect(result.structuredContent.errors[0]).toMatchObject({
+      classification: 'BAD_REQUEST',
+      retryable: false,
+      extensions: { field: 'mood' },
+    });
     expect(result.structuredContent.errors[0]!.message).toMatch(/mood.*COMFORT/);
   });
 
   it('summarizeMovieReviews answers the summary, and sends increasing progress when asked', async () => {
     const progress: { progress: number; total?: number; message?: string }[] = [];
-    const result = await user.callTool({ name: 'summarizeMovieReviews', arguments: { movieId: '1' } }, undefined, {
-      onprogress: (p) => progress.push(p),
-    });
+    const result = await user.callTool(
+      { name: 'summarizeMovieReviews', arguments: { movieId: '1' } },
+      undefined,
+      {
+        onprogress: (p) => progress.push(p),
+      },
+    );
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toMatchObject({ data: { movieId: '1', reviewCount: 8, averageScore: 9.375 }, errors: [] });
+    expect(result.structuredContent).toMatchObject({
+      data: { movieId: '1', reviewCount: 8, averageScore: 9.375 },
+      errors: [],
+    });
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
     expect(progress.every((p) => p.total === 3)).toBe(true);
     expect(progress.map((p) => p.message)).toEqual(['Loading reviews', 'Summarising reviews', 'Done']);
@@ -79,13 +101,20 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
         },
       ],
     });
-    expect((result.content as { text: string }[])[0]!.text).toBe('GraphQL operation failed: Entity Movie not found for id: 999');
+    expect((result.content as { text: string }[])[0]!.text).toBe(
+      'GraphQL operation failed: Entity Movie not found for id: 999',
+    );
   });
 
   it('addToWatchlist adds with the caller’s identity; the same title twice says "already in your watch list"', async () => {
-    const first = await call<{ status: string; content: { title: string } }>(user, 'addToWatchlist', { subject: { movieId: '3' } });
+    const first = await call<{ status: string; content: { title: string } }>(user, 'addToWatchlist', {
+      subject: { movieId: '3' },
+    });
     expect(first.isError).toBe(false);
-    expect(first.structuredContent.data).toMatchObject({ status: 'WANT_TO_WATCH', content: { title: 'The Godfather Part II' } });
+    expect(first.structuredContent.data).toMatchObject({
+      status: 'WANT_TO_WATCH',
+      content: { title: 'The Godfather Part II' },
+    });
     const second = await call(user, 'addToWatchlist', { subject: { movieId: '3' } });
     expect(second.isError).toBe(true);
     expect(second.structuredContent.errors[0]).toMatchObject({
@@ -98,7 +127,10 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
   it('addToWatchlist without identity is an UNAUTHORIZED tool error, not a transport error', async () => {
     const result = await call(anonymous, 'addToWatchlist', { subject: { movieId: '3' } });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent.errors[0]).toMatchObject({ message: 'Sign in to use addToWatchlist', classification: 'UNAUTHORIZED' });
+    expect(result.structuredContent.errors[0]).toMatchObject({
+      message: 'Sign in to use addToWatchlist',
+      classification: 'UNAUTHORIZED',
+    });
   });
 
   it('addToWatchlist rejects both @oneOf keys, an explicit null and unknown arguments before running', async () => {
@@ -122,38 +154,69 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
     const numeric = await call<{ title: string }>(anonymous, 'getMovie', { id: 2 });
     expect(numeric.structuredContent.data.title).toBe('The Godfather');
     const missing = await call(anonymous, 'getMovie', { id: '999' });
-    expect(missing.structuredContent).toMatchObject({ data: null, errors: [{ classification: 'NOT_FOUND', extensions: { entityType: 'Movie' } }] });
+    expect(missing.structuredContent).toMatchObject({
+      data: null,
+      errors: [{ classification: 'NOT_FOUND', extensions: { entityType: 'Movie' } }],
+    });
     const blank = await call(anonymous, 'getMovie', { id: '   ' });
     expect(blank.isError).toBe(true);
-    expect(blank.structuredContent.errors[0]).toMatchObject({ classification: 'BAD_REQUEST', extensions: { field: 'id' } });
+    expect(blank.structuredContent.errors[0]).toMatchObject({
+      classification: 'BAD_REQUEST',
+      extensions: { field: 'id' },
+    });
     const empty = await call(anonymous, 'getMovie', { id: '' });
-    expect(empty.structuredContent.errors[0]).toMatchObject({ classification: 'BAD_REQUEST', extensions: { field: 'id' } });
+    expect(empty.structuredContent.errors[0]).toMatchObject({
+      classification: 'BAD_REQUEST',
+      extensions: { field: 'id' },
+    });
     const none = await call(anonymous, 'getMovie', {});
     expect(none.structuredContent.errors[0]!.message).toMatch(/missing required argument "id"/);
   });
 
   it('searchMovies finds ids by title and bounds the page size', async () => {
-    const found = await call<{ content: { id: string; title: string }[]; totalElements: number }>(anonymous, 'searchMovies', {
-      filter: { titleContains: 'godfather' },
-    });
-    expect(found.structuredContent.data.content.map((m) => m.title)).toEqual(['The Godfather', 'The Godfather Part II', 'The Godfather Part III']);
+    const found = await call<{ content: { id: string; title: string }[]; totalElements: number }>(
+      anonymous,
+      'searchMovies',
+      {
+        filter: { titleContains: 'godfather' },
+      },
+    );
+    expect(found.structuredContent.data.content.map((m) => m.title)).toEqual([
+      'The Godfather',
+      'The Godfather Part II',
+      'The Godfather Part III',
+    ]);
     const tooBig = await call(anonymous, 'searchMovies', { size: 101 });
-    expect(tooBig.structuredContent.errors[0]).toMatchObject({ classification: 'BAD_REQUEST', extensions: { field: 'size' } });
-    const sorted = await call<{ content: { id: string }[] }>(anonymous, 'searchMovies', { size: 3, sort: { field: 'RATING', order: 'DESC' } });
+    expect(tooBig.structuredContent.errors[0]).toMatchObject({
+      classification: 'BAD_REQUEST',
+      extensions: { field: 'size' },
+    });
+    const sorted = await call<{ content: { id: string }[] }>(anonymous, 'searchMovies', {
+      size: 3,
+      sort: { field: 'RATING', order: 'DESC' },
+    });
     expect(sorted.structuredContent.data.content.map((m) => m.id)).toEqual(['1', '2', '3']);
   });
 
   it('myWatchlist, setWatchStatus and removeFromWatchlist work on the caller’s own entries only', async () => {
     const other = await connectClient(server.url, (await server.newUser()).token);
     try {
-      const added = await call<{ id: string }>(user, 'addToWatchlist', { subject: { tvShowId: '2' }, status: 'WATCHED' });
+      const added = await call<{ id: string }>(user, 'addToWatchlist', {
+        subject: { tvShowId: '2' },
+        status: 'WATCHED',
+      });
       const itemId = added.structuredContent.data.id;
       const list = await call<{ id: string; status: string }[]>(user, 'myWatchlist');
-      expect(list.structuredContent.data).toContainEqual(expect.objectContaining({ id: itemId, status: 'WATCHED' }));
+      expect(list.structuredContent.data).toContainEqual(
+        expect.objectContaining({ id: itemId, status: 'WATCHED' }),
+      );
       const set = await call(user, 'setWatchStatus', { itemId, status: 'WANT_TO_WATCH' });
       expect(set.structuredContent.data).toEqual({ id: itemId, status: 'WANT_TO_WATCH' });
       const foreign = await call(other, 'removeFromWatchlist', { itemId });
-      expect(foreign.structuredContent.errors[0]).toMatchObject({ classification: 'NOT_FOUND', extensions: { entityType: 'WatchlistItem' } });
+      expect(foreign.structuredContent.errors[0]).toMatchObject({
+        classification: 'NOT_FOUND',
+        extensions: { entityType: 'WatchlistItem' },
+      });
       const removed = await call(user, 'removeFromWatchlist', { itemId });
       expect(removed.structuredContent).toEqual({ data: true, errors: [] });
       const anonymousList = await call(anonymous, 'myWatchlist');
@@ -164,10 +227,15 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
   });
 
   it('createReview writes a review; a score of 11 is rejected naming input.score; a second review is BAD_REQUEST', async () => {
-    const created = await call<{ score: number }>(user, 'createReview', { input: { subject: { movieId: '8' }, score: 9, comment: 'Great' } });
+    const created = await call<{ score: number }>(user, 'createReview', {
+      input: { subject: { movieId: '8' }, score: 9, comment: 'Great' },
+    });
     expect(created.structuredContent.data.score).toBe(9);
     const tooHigh = await call(user, 'createReview', { input: { subject: { movieId: '9' }, score: 11 } });
-    expect(tooHigh.structuredContent.errors[0]).toMatchObject({ classification: 'BAD_REQUEST', extensions: { field: 'input.score' } });
+    expect(tooHigh.structuredContent.errors[0]).toMatchObject({
+      classification: 'BAD_REQUEST',
+      extensions: { field: 'input.score' },
+    });
     expect(await server.count('reviews', 'movie_id = 9 and score = 11')).toBe(0);
     const again = await call(user, 'createReview', { input: { subject: { movieId: '8' }, score: 3 } });
     expect(again.structuredContent.errors[0]!.message).toBe('You have already reviewed this title');
@@ -185,7 +253,11 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
     const audit = logs.lines().filter((l) => l.audit === 'tool_call' && l.tool === 'getMovie');
     expect(audit.length).toBeGreaterThan(0);
     const line = audit.at(-1)!;
-    expect(line).toMatchObject({ tool: 'getMovie', outcome: 'OK', argsHash: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(line).toMatchObject({
+      tool: 'getMovie',
+      outcome: 'OK',
+      argsHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     expect(line.subject).toMatch(/^tester_/);
     expect(typeof line.latencyMs).toBe('number');
     expect(logs.text()).not.toContain(userToken);

@@ -4,7 +4,11 @@ import { INITIALIZE, MCP_HEADERS, callTool, connectClient } from '../helpers/mcp
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** Raw HTTP with a chosen Host header (fetch does not let a caller set Host). */
-function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', headers }, (res) => {
       let text = '';
@@ -28,14 +32,20 @@ async function initialize(url: string, token?: string): Promise<string> {
 }
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 
 describe('the /mcp transport in session mode', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { env: { MCP_MAX_SESSIONS: '3', MCP_SESSION_IDLE_SECONDS: '1' } });
+    server = await startTestServer('sqlite', {
+      env: { MCP_MAX_SESSIONS: '3', MCP_SESSION_IDLE_SECONDS: '1' },
+    });
   });
   afterAll(() => server.stop());
 
@@ -45,16 +55,25 @@ describe('the /mcp transport in session mode', () => {
     const missing = await post(server.url, LIST, { 'mcp-protocol-version': '2025-11-25' });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
-    const unknown = await post(server.url, LIST, { 'mcp-session-id': 'no-such-session', 'mcp-protocol-version': '2025-11-25' });
+    const unknown = await post(server.url, LIST, {
+      'mcp-session-id': 'no-such-session',
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(unknown.status).toBe(404);
     await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
   });
 
   it('DELETE ends a session: it then answers 404', async () => {
     const sessionId = await initialize(server.url);
-    const deleted = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } });
+    const deleted = await fetch(`${server.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    });
     expect(deleted.status).toBe(200);
-    const after = await post(server.url, LIST, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+    const after = await post(server.url, LIST, {
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(after.status).toBe(404);
   });
 
@@ -62,22 +81,43 @@ describe('the /mcp transport in session mode', () => {
     const owner = (await server.newUser()).token;
     const intruder = (await server.newUser()).token;
     const sessionId = await initialize(server.url, owner);
-    const stolen = await post(server.url, LIST, { 'mcp-session-id': sessionId, authorization: `Bearer ${intruder}`, 'mcp-protocol-version': '2025-11-25' });
+    const stolen = await post(server.url, LIST, {
+      'mcp-session-id': sessionId,
+      authorization: `Bearer ${intruder}`,
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(stolen.status).toBe(404);
-    const anonymous = await post(server.url, LIST, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+    const anonymous = await post(server.url, LIST, {
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(anonymous.status).toBe(404);
-    const own = await post(server.url, LIST, { 'mcp-session-id': sessionId, authorization: `Bearer ${owner}`, 'mcp-protocol-version': '2025-11-25' });
+    const own = await post(server.url, LIST, {
+      'mcp-session-id': sessionId,
+      authorization: `Bearer ${owner}`,
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(own.status).toBe(200);
-    await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, authorization: `Bearer ${owner}` } });
+    await fetch(`${server.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sessionId, authorization: `Bearer ${owner}` },
+    });
   });
 
   it('idle sessions are evicted, and the cap answers 503 until room frees up', async () => {
-    const sessions = await Promise.all([initialize(server.url), initialize(server.url), initialize(server.url)]);
+    const sessions = await Promise.all([
+      initialize(server.url),
+      initialize(server.url),
+      initialize(server.url),
+    ]);
     const over = await post(server.url, INITIALIZE);
     expect(over.status).toBe(503);
     expect(over.headers.get('retry-after')).toBe('30');
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    const evicted = await post(server.url, LIST, { 'mcp-session-id': sessions[0]!, 'mcp-protocol-version': '2025-11-25' });
+    const evicted = await post(server.url, LIST, {
+      'mcp-session-id': sessions[0]!,
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(evicted.status).toBe(404);
     expect(await initialize(server.url)).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -96,7 +136,9 @@ describe('the /mcp transport in session mode', () => {
     expect(await malformed.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
     const batch = await post(server.url, [INITIALIZE, LIST]);
     expect(batch.status).toBe(400);
-    expect(await batch.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/batch/i) } });
+    expect(await batch.json()).toMatchObject({
+      error: { code: -32600, message: expect.stringMatching(/batch/i) },
+    });
     const text = await post(server.url, JSON.stringify(INITIALIZE), { 'content-type': 'text/plain' });
     expect(text.status).toBe(415);
     const accept = await post(server.url, INITIALIZE, { accept: 'application/json' });
@@ -108,10 +150,18 @@ describe('the /mcp transport in session mode', () => {
 
   it('an unsupported MCP-Protocol-Version is 400; a client asking an old revision is answered with ours', async () => {
     const sessionId = await initialize(server.url);
-    const old = await post(server.url, LIST, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2024-11-05' });
+    const old = await post(server.url, LIST, {
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2024-11-05',
+    });
     expect(old.status).toBe(400);
-    expect(await old.json()).toMatchObject({ error: { message: expect.stringMatching(/2025-11-25, 2025-06-18/) } });
-    const negotiated = await post(server.url, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2024-11-05' } });
+    expect(await old.json()).toMatchObject({
+      error: { message: expect.stringMatching(/2025-11-25, 2025-06-18/) },
+    });
+    const negotiated = await post(server.url, {
+      ...INITIALIZE,
+      params: { ...INITIALIZE.params, protocolVersion: '2024-11-05' },
+    });
     const body = await negotiated.text();
     expect(body).toContain('"protocolVersion":"2025-11-25"');
   });
@@ -122,7 +172,11 @@ describe('the /mcp transport in session mode', () => {
     // Same origin passes the guard and reaches the session check (400: no session), not 403.
     const sameOrigin = await post(server.url, LIST, { origin: server.url });
     expect(sameOrigin.status).toBe(400);
-    const host = await rawPost(`${server.url}/mcp`, { ...MCP_HEADERS, host: 'evil.example:80' }, JSON.stringify(INITIALIZE));
+    const host = await rawPost(
+      `${server.url}/mcp`,
+      { ...MCP_HEADERS, host: 'evil.example:80' },
+      JSON.stringify(INITIALIZE),
+    );
     expect(host.status).toBe(403);
     expect(JSON.parse(host.body)).toMatchObject({ error: { code: -32000 } });
   });
@@ -130,12 +184,17 @@ describe('the /mcp transport in session mode', () => {
   it('an invalid token is 401 with a WWW-Authenticate challenge naming the resource metadata', async () => {
     const response = await post(server.url, INITIALIZE, { authorization: 'Bearer not.a.token' });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", .*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/);
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="invalid_token", .*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
   });
 
   it('serves RFC 9728 protected-resource metadata at both well-known paths', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-      const metadata = await (await fetch(`${server.url}${path}`)).json();
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+    ]) {
+      const metadata = (await (await fetch(`${server.url}${path}`)).json()) as { scopes_supported: string[] };
       expect(metadata).toMatchObject({ resource: `${server.url}/mcp`, bearer_methods_supported: ['header'] });
       expect(metadata.scopes_supported).toContain('watchlist:write');
     }
@@ -152,7 +211,9 @@ describe('the /mcp transport with tokens required', () => {
   it('a missing token is 401 with WWW-Authenticate resource_metadata; a valid one connects', async () => {
     const response = await post(server.url, INITIALIZE);
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
     const client = await connectClient(server.url, await server.login('user', 'user123'));
     expect((await client.listTools()).tools.length).toBe(9);
     await client.close();
