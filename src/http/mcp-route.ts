@@ -25,8 +25,11 @@ import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.j
 import type { SessionRegistry } from '../mcp/sessions.js';
 import { localsOf } from './locals.js';
 
-/** The revisions this server speaks (SPEC: 2025-11-25 and 2025-06-18). */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'];
+/**
+ * The revisions this server speaks: 2025-11-25 and 2025-06-18 (SPEC), plus 2025-03-26, whose transport
+ * is the same Streamable HTTP and which the official conformance suite still sends on some requests.
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/i;
 

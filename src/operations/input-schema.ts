@@ -20,6 +20,7 @@ import {
   type GraphQLArgument,
   type GraphQLInputField,
   type GraphQLInputType,
+  type GraphQLNullableType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -27,7 +28,13 @@ import { orNull, type JsonSchema } from './json-schema.js';
 
 const SCALARS: Record<string, JsonSchema> = {
   // GraphQL accepts an ID as a string or an integer; so do the tools.
-  ID: { type: ['string', 'integer'], minLength: 1, description: 'An id, such as "12".' },
+  ID: {
+    anyOf: [
+      { type: 'string', minLength: 1 },
+      { type: 'integer', minimum: 0 },
+    ],
+    description: 'An id, such as "12".',
+  },
   String: { type: 'string' },
   Int: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
   Float: { type: 'number' },
@@ -35,24 +42,21 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
 };
 
-type Constrained = GraphQLArgument | GraphQLInputField;
+type Target = GraphQLArgument | GraphQLInputField;
 
 /** @range → minimum/maximum, @size → length or item bounds, @pattern → pattern. */
-function constraints(schema: GraphQLSchema, target: Constrained, json: JsonSchema): JsonSchema {
+function withConstraints(schema: GraphQLSchema, target: Target | undefined, json: JsonSchema): JsonSchema {
+  if (!target) return json;
   const out: JsonSchema = { ...json };
-  const baseType = Array.isArray(out.type) ? out.type.find((t) => t !== 'null') : out.type;
   for (const { min, max } of getDirective(schema, target, 'range') ?? []) {
     if (min != null) out.minimum = min;
     if (max != null) out.maximum = max;
   }
   for (const { min, max } of getDirective(schema, target, 'size') ?? []) {
-    if (baseType === 'array') {
-      if (min != null) out.minItems = min;
-      if (max != null) out.maxItems = max;
-    } else {
-      if (min != null) out.minLength = min;
-      if (max != null) out.maxLength = max;
-    }
+    const [low, high] =
+      out.type === 'array' ? (['minItems', 'maxItems'] as const) : (['minLength', 'maxLength'] as const);
+    if (min != null) out[low] = min;
+    if (max != null) out[high] = max;
   }
   for (const { regexp } of getDirective(schema, target, 'pattern') ?? []) out.pattern = `^(?:${regexp})$`;
   return out;
@@ -63,42 +67,54 @@ function describe(...parts: (string | null | undefined)[]): string | undefined {
   return text || undefined;
 }
 
-/** The JSON Schema of a GraphQL input type; nullability decides whether null is accepted. */
-export function inputTypeSchema(schema: GraphQLSchema, type: GraphQLInputType): JsonSchema {
-  if (isNonNullType(type)) return nonNullSchema(schema, type.ofType);
-  return orNull(nonNullSchema(schema, type));
+/**
+ * The schema of a value of `type` filling `target`: bounds and description from the target, the
+ * default if any, and null accepted only where GraphQL accepts it (never inside a @oneOf input).
+ */
+function valueSchema(
+  schema: GraphQLSchema,
+  type: GraphQLInputType,
+  target: Target | undefined,
+  options: { defaultValue?: unknown; nullable?: boolean } = {},
+): JsonSchema {
+  const nonNull = isNonNullType(type);
+  const inner = (nonNull ? type.ofType : type) as GraphQLInputType & GraphQLNullableType;
+  const core = withConstraints(schema, target, nonNullSchema(schema, inner));
+  const described: JsonSchema = {
+    ...core,
+    ...(describe(target?.description, core.description)
+      ? { description: describe(target?.description, core.description) }
+      : {}),
+    ...(options.defaultValue !== undefined ? { default: options.defaultValue } : {}),
+  };
+  return !nonNull && options.nullable !== false ? orNull(described) : described;
 }
 
 function nonNullSchema(schema: GraphQLSchema, type: GraphQLInputType): JsonSchema {
-  if (isListType(type)) return { type: 'array', items: inputTypeSchema(schema, type.ofType) };
+  if (isListType(type)) return { type: 'array', items: valueSchema(schema, type.ofType, undefined) };
   if (isEnumType(type)) {
     const values = type.getValues();
     const valueDocs = values.map((v) => `${v.name}: ${v.description ?? ''}`.trim()).join(' ');
     return {
       type: 'string',
       enum: values.map((v) => v.name),
-      description: describe(type.description ?? undefined, valueDocs),
+      description: describe(type.description, valueDocs),
     };
   }
   if (isInputObjectType(type)) {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      // In a @oneOf input the one given key must be non-null (an explicit null counts as given and is refused).
-      const fieldSchema =
-        type.isOneOf && !isNonNullType(field.type)
-          ? nonNullSchema(schema, field.type)
-          : inputTypeSchema(schema, field.type);
-      properties[field.name] = constraints(schema, field, {
-        ...fieldSchema,
-        description: describe(field.description, fieldSchema.description),
-        ...(field.defaultValue !== undefined ? { default: field.defaultValue } : {}),
+      // In a @oneOf input the one given key must be non-null: an explicit null counts as given and is refused.
+      properties[field.name] = valueSchema(schema, field.type, field, {
+        defaultValue: field.defaultValue,
+        nullable: !type.isOneOf,
       });
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
     }
     return {
       type: 'object',
-      description: describe(type.description),
+      ...(type.description ? { description: type.description } : {}),
       properties,
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
@@ -114,11 +130,8 @@ function nonNullSchema(schema: GraphQLSchema, type: GraphQLInputType): JsonSchem
 }
 
 /** Where each variable is used: the argument or input field it fills, for descriptions and bounds. */
-function variableTargets(
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-): Map<string, Constrained> {
-  const targets = new Map<string, Constrained>();
+function variableTargets(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, Target> {
+  const targets = new Map<string, Target>();
   const typeInfo = new TypeInfo(schema);
   let objectField: GraphQLInputField | undefined;
   visit(
@@ -130,9 +143,8 @@ function variableTargets(
       },
       Variable(node) {
         const name = node.name.value;
-        if (targets.has(name)) return;
         const target = objectField ?? typeInfo.getArgument();
-        if (target) targets.set(name, target);
+        if (target && !targets.has(name)) targets.set(name, target);
       },
       Argument() {
         objectField = undefined;
@@ -151,22 +163,14 @@ export function deriveInputSchema(schema: GraphQLSchema, operation: OperationDef
     const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
     if (!type) continue;
     const target = targets.get(name);
-    let property = inputTypeSchema(schema, type);
-    property = { ...property, description: describe(target?.description, property.description) };
-    if (target) property = constraints(schema, target, property);
-    if (definition.defaultValue) {
-      const value = valueFromAST(definition.defaultValue, type);
-      if (value !== undefined) property.default = value;
-    } else if (
-      target &&
-      'defaultValue' in target &&
-      target.defaultValue !== undefined &&
-      definition.type.kind !== Kind.NON_NULL_TYPE
-    ) {
-      property.default = target.defaultValue;
-    }
-    properties[name] = property;
-    if (definition.type.kind === Kind.NON_NULL_TYPE && !definition.defaultValue) required.push(name);
+    // The variable's own default, else (for an omitted nullable variable) the argument's default applies.
+    const defaultValue = definition.defaultValue
+      ? valueFromAST(definition.defaultValue, type)
+      : target && 'defaultValue' in target && !isNonNullType(type)
+        ? target.defaultValue
+        : undefined;
+    properties[name] = valueSchema(schema, type, target, { defaultValue });
+    if (isNonNullType(type) && !definition.defaultValue) required.push(name);
   }
   return {
     type: 'object',

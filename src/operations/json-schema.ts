@@ -1,6 +1,6 @@
 /** The subset of JSON Schema (2020-12) the derived tool schemas use. */
 export interface JsonSchema {
-  type?: string | string[];
+  type?: string;
   description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -8,8 +8,7 @@ export interface JsonSchema {
   minProperties?: number;
   maxProperties?: number;
   items?: JsonSchema;
-  enum?: (string | null)[];
-  const?: unknown;
+  enum?: string[];
   anyOf?: JsonSchema[];
   default?: unknown;
   minimum?: number;
@@ -22,14 +21,16 @@ export interface JsonSchema {
   format?: string;
 }
 
-/** Lets a schema also accept null, the way a nullable GraphQL type does. */
+/**
+ * Lets a schema also accept null, as a nullable GraphQL type does. Written as `anyOf` with one `type`
+ * per branch rather than a `type` array: clients that map tool schemas onto single-type dialects
+ * (MCP Inspector's portability check flags type arrays) read it without loss.
+ */
 export function orNull(schema: JsonSchema): JsonSchema {
-  if (schema.enum) return { ...schema, type: withNull(schema.type), enum: [...schema.enum, null] };
-  if (schema.type) return { ...schema, type: withNull(schema.type) };
-  return { anyOf: [schema, { type: 'null' }] };
-}
-
-function withNull(type: string | string[] | undefined): string[] {
-  const types = Array.isArray(type) ? type : type ? [type] : [];
-  return types.includes('null') ? types : [...types, 'null'];
+  const { description, default: defaultValue, ...core } = schema;
+  return {
+    ...(description ? { description } : {}),
+    ...(defaultValue !== undefined ? { default: defaultValue } : {}),
+    anyOf: [core, { type: 'null' }],
+  };
 }

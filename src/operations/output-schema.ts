@@ -36,9 +36,11 @@ export const ERROR_SCHEMA: JsonSchema = {
   properties: {
     message: { type: 'string', description: 'What went wrong, in a sentence safe to show.' },
     path: {
-      type: ['array', 'null'],
-      items: { type: ['string', 'integer'] },
       description: 'Where in the data the error happened; null for errors about the request as a whole.',
+      anyOf: [
+        { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+        { type: 'null' },
+      ],
     },
     classification: {
       type: 'string',
@@ -72,7 +74,7 @@ export function deriveOutputSchema(
   return {
     type: 'object',
     properties: {
-      data: { ...orNull(stripNull(data)), description: field?.description ?? undefined },
+      data: orNull({ ...stripNull(data), ...(field?.description ? { description: field.description } : {}) }),
       errors: { type: 'array', items: ERROR_SCHEMA, description: 'Empty on full success.' },
     },
     required: ['data', 'errors'],
@@ -80,11 +82,10 @@ export function deriveOutputSchema(
   };
 }
 
-/** A root value may be null on failure whatever the field's own nullability. */
+/** A root value may be null on failure whatever the field's own nullability: unwrap, to wrap once. */
 function stripNull(schema: JsonSchema): JsonSchema {
-  if (Array.isArray(schema.type)) return { ...schema, type: schema.type.filter((t) => t !== 'null') };
-  if (schema.enum) return { ...schema, enum: schema.enum.filter((v) => v !== null) };
-  return schema;
+  const [core, maybeNull] = schema.anyOf ?? [];
+  return core && maybeNull?.type === 'null' && schema.anyOf?.length === 2 ? core : schema;
 }
 
 function typeSchema(

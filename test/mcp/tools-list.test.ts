@@ -17,6 +17,11 @@ type Schema = {
   required?: string[];
 };
 const input = (name: string) => byName(name).inputSchema as unknown as Schema;
+/** The non-null branch of a nullable schema (written as anyOf [schema, null]). */
+const core = (schema: Record<string, unknown> | undefined) =>
+  ((schema?.anyOf as Record<string, unknown>[] | undefined)?.[0] ?? schema) as Record<string, unknown> & {
+    properties?: Record<string, Record<string, unknown>>;
+  };
 
 beforeAll(async () => {
   server = await startTestServer('sqlite');
@@ -44,6 +49,10 @@ describe('tools/list', () => {
       ].sort(),
     );
     expect(tools).toMatchSnapshot();
+  });
+
+  it('no schema uses a type array (portable to single-type dialects, as MCP Inspector checks)', () => {
+    expect(JSON.stringify(tools)).not.toMatch(/"type":\[/);
   });
 
   it('every inputSchema and outputSchema is valid JSON Schema (2020-12) and closed to unknown properties', () => {
@@ -91,7 +100,13 @@ describe('tools/list', () => {
     expect(mood.description).toMatch(/COMFORT: Easy, warm viewing/);
     expect(input('recommendMoviesForMood').required).toEqual(['mood']);
     expect(input('recommendMoviesForMood').properties.excludeWatched!.default).toBe(false);
-    expect(input('searchMovies').properties.size).toMatchObject({ default: 10, minimum: 1, maximum: 100 });
+    expect(input('searchMovies').properties.size).toMatchObject({ default: 10 });
+    expect(core(input('searchMovies').properties.size)).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+    });
+    expect(input('searchMovies').properties.size!.anyOf).toContainEqual({ type: 'null' });
     expect(input('searchMovies').required).toBeUndefined();
   });
 
@@ -104,18 +119,20 @@ describe('tools/list', () => {
       additionalProperties: false,
     });
     expect(Object.keys(subject.properties!)).toEqual(['movieId', 'tvShowId']);
+    for (const key of ['movieId', 'tvShowId'])
+      expect(subject.properties![key]!.anyOf).not.toContainEqual({ type: 'null' });
     const review = input('createReview').properties.input!;
     expect(review.properties!.score).toMatchObject({ type: 'integer', minimum: 1, maximum: 10 });
-    expect(review.properties!.comment).toMatchObject({ maxLength: 2000 });
+    expect(core(review.properties!.comment)).toMatchObject({ type: 'string', maxLength: 2000 });
     expect(review.required).toEqual(['subject', 'score']);
-    const filter = input('searchMovies').properties.filter!;
-    expect(filter.properties!.minYear).toMatchObject({ minimum: 1888, maximum: 2100 });
+    const filter = core(input('searchMovies').properties.filter);
+    expect(core(filter.properties!.minYear)).toMatchObject({ minimum: 1888, maximum: 2100 });
   });
 
   it('outputSchema is the {data, errors} envelope with the selection’s shape', () => {
     const output = byName('getMovie').outputSchema as unknown as Schema;
-    expect(output.properties.data!.type).toEqual(['object', 'null']);
-    expect(Object.keys(output.properties.data!.properties!)).toEqual([
+    expect(output.properties.data!.anyOf).toContainEqual({ type: 'null' });
+    expect(Object.keys(core(output.properties.data).properties!)).toEqual([
       'id',
       'title',
       'releaseYear',

@@ -156,7 +156,7 @@ describe('the /mcp transport in session mode', () => {
     });
     expect(old.status).toBe(400);
     expect(await old.json()).toMatchObject({
-      error: { message: expect.stringMatching(/2025-11-25, 2025-06-18/) },
+      error: { message: expect.stringMatching(/2025-11-25, 2025-06-18, 2025-03-26/) },
     });
     const negotiated = await post(server.url, {
       ...INITIALIZE,
