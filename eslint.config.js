@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (not TypeScript): declare the Node globals they use.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', fetch: 'readonly' } },
+  },
+  {
     files: ['src/graphql/executor.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

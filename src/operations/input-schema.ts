@@ -5,7 +5,6 @@
  */
 import { getDirective } from '@graphql-tools/utils';
 import {
-  Kind,
   TypeInfo,
   typeFromAST,
   valueFromAST,
