@@ -2,7 +2,12 @@
  * The only reader of process.env (STYLE habit 2): every setting is declared, defaulted,
  * documented and validated here, and an invalid environment stops start-up with a readable list.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/** The project root (this file sits in src/ or dist/), so bundled files are found from any working directory. */
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0'])
@@ -30,9 +35,9 @@ const envSchema = z.object({
   /** Upper bound on PostgreSQL connections per process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Folder of curated operations (one tool per .graphql file, settings in tools.json). */
-  OPERATIONS_DIR: z.string().min(1).default('./operations'),
+  OPERATIONS_DIR: z.string().min(1).default(path.join(PROJECT_ROOT, 'operations')),
   /** Path of the seed catalogue loaded into an empty database. */
-  SEED_FILE: z.string().min(1).default('./seed/moviedb-seed.json'),
+  SEED_FILE: z.string().min(1).default(path.join(PROJECT_ROOT, 'seed', 'moviedb-seed.json')),
   /** HS256 key for the tokens this server issues; at least 32 characters. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** `iss` of issued tokens, required on verification. */

@@ -15,5 +15,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       censor: '[redacted]',
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Asynchronous, buffered writes to stdout: a synchronous write per line more than halved throughput
+  // under load. The buffer is flushed on shutdown (server.ts) and by pino on a normal exit.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 }

@@ -9,6 +9,7 @@ import { createApp } from './app.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createBearerVerifier } from './auth/bearer.js';
+import { withVerificationCache } from './auth/verification-cache.js';
 import { createExecutor } from './graphql/executor.js';
 import { createToolRunner } from './mcp/call-tool.js';
 import { createCircuitBreaker } from './mcp/circuit-breaker.js';
@@ -55,11 +56,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     ...config.jwt,
     secret: resolveJwtSecret(config.jwt.secret, config.dataDir),
   });
-  const verifier = createBearerVerifier(
-    tokens,
-    config.oauth && config.mcp.publicUrl
-      ? { ...config.oauth, audience: `${config.mcp.publicUrl}/mcp` }
-      : undefined,
+  const verifier = withVerificationCache(
+    createBearerVerifier(
+      tokens,
+      config.oauth && config.mcp.publicUrl ? { ...config.oauth, audience: `${config.mcp.publicUrl}/mcp` } : undefined,
+    ),
+    { maxEntries: 10_000, maxAgeMs: 60_000 },
   );
   const breaker = createCircuitBreaker({
     failureThreshold: config.mcp.circuitFailures,
