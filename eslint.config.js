@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // Plain Node scripts (not TypeScript): declare the Node globals they use.
-    files: ['scripts/**/*.mjs'],
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', fetch: 'readonly' } },
   },
   {

@@ -26,7 +26,11 @@ interface Proc {
  * Starts a process and reads its stdout continuously: a server whose log pipe is not drained would
  * block on writes (or buffer them in memory) and the benchmark would measure that instead.
  */
-async function startProcess(args: string[], env: Record<string, string>, readyLine: (line: string) => number | undefined): Promise<Proc> {
+async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  readyLine: (line: string) => number | undefined,
+): Promise<Proc> {
   const [command, ...rest] = [...pin, ...args];
   const child = spawn(command!, rest, { env: { ...process.env, ...env } });
   child.stderr.on('data', (chunk) => process.stderr.write(chunk));
@@ -55,7 +59,15 @@ async function heapAfterGc(proc: Proc): Promise<number> {
 async function startApp(mode: 'sessions' | 'stateless', dataDir: string): Promise<Proc> {
   return startProcess(
     ['node', '--expose-gc', '--require', './bench/heap-probe.cjs', 'dist/main.js'],
-    { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', MCP_MODE: mode, NODE_ENV: 'production', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00', MCP_MAX_SESSIONS: '5000' },
+    {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      MCP_MODE: mode,
+      NODE_ENV: 'production',
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      MCP_MAX_SESSIONS: '5000',
+    },
     (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line).port as number) : undefined),
   );
 }
@@ -71,8 +83,6 @@ interface Result {
 }
 
 async function load(name: string, options: autocannon.Options): Promise<Result> {
-  // A short warm-up, so JIT and caches are settled before the measured run.
-  await autocannon({ ...options, duration: 2, connections: CONNECTIONS });
   const r = await autocannon({ ...options, duration: SECONDS, connections: CONNECTIONS });
   return {
     name,
@@ -85,6 +95,8 @@ async function load(name: string, options: autocannon.Options): Promise<Result> 
 }
 
 async function measure(proc: Proc | undefined, name: string, options: autocannon.Options): Promise<Result> {
+  // A warm-up first, so JIT, caches and pools are settled before the heap baseline and the measured run.
+  await autocannon({ ...options, duration: 2, connections: CONNECTIONS });
   const before = proc ? await heapAfterGc(proc) : 0;
   const result = await load(name, options);
   if (proc) result.heapPerCall = ((await heapAfterGc(proc)) - before) / result.requests;
@@ -95,7 +107,9 @@ async function token(port: number): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation { login(input: { username: "user", password: "user123" }) { token } }' }),
+    body: JSON.stringify({
+      query: 'mutation { login(input: { username: "user", password: "user123" }) { token } }',
+    }),
   });
   return ((await response.json()) as { data: { login: { token: string } } }).data.login.token;
 }
@@ -105,17 +119,37 @@ const initialize = (port: number, bearer: string) =>
   fetch(`http://127.0.0.1:${port}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, authorization: `Bearer ${bearer}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    }),
   });
 
-const toolCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } } });
-const graphqlBody = JSON.stringify({ query: 'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }', variables: { mood: 'HORROR' } });
+const toolCall = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } },
+});
+const graphqlBody = JSON.stringify({
+  query:
+    'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
+  variables: { mood: 'HORROR' },
+});
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-bench-'));
   const procs: Proc[] = [];
   try {
-    const bare = await startProcess(['node', 'bench/bare-server.mjs'], {}, (line) => (line.includes('listening') ? (JSON.parse(line).listening as number) : undefined));
+    const bare = await startProcess(['node', 'bench/bare-server.mjs'], {}, (line) =>
+      line.includes('listening') ? (JSON.parse(line).listening as number) : undefined,
+    );
     procs.push(bare);
     const sessions = await startApp('sessions', path.join(dataDir, 'sessions'));
     procs.push(sessions);
@@ -125,7 +159,9 @@ async function main() {
     const bearerStateless = await token(stateless.port);
 
     const results: Result[] = [];
-    results.push(await measure(undefined, 'bare Express GET (baseline)', { url: `http://127.0.0.1:${bare.port}/` }));
+    results.push(
+      await measure(undefined, 'bare Express GET (baseline)', { url: `http://127.0.0.1:${bare.port}/` }),
+    );
     results.push(
       await measure(sessions, 'GraphQL POST recommendMoviesForMood', {
         url: `http://127.0.0.1:${sessions.port}/graphql`,
@@ -141,7 +177,13 @@ async function main() {
       await measure(sessions, 'MCP tools/call, one session (SSE)', {
         url: `http://127.0.0.1:${sessions.port}/mcp`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, authorization: `Bearer ${bearer}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          'content-type': 'application/json',
+          accept: MCP_ACCEPT,
+          authorization: `Bearer ${bearer}`,
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
         body: toolCall,
       }),
     );
@@ -149,7 +191,12 @@ async function main() {
       await measure(stateless, 'MCP tools/call, stateless (JSON)', {
         url: `http://127.0.0.1:${stateless.port}/mcp`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, authorization: `Bearer ${bearerStateless}`, 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          'content-type': 'application/json',
+          accept: MCP_ACCEPT,
+          authorization: `Bearer ${bearerStateless}`,
+          'mcp-protocol-version': '2025-11-25',
+        },
         body: toolCall,
       }),
     );
@@ -157,7 +204,9 @@ async function main() {
     // What an idle, never-deleted session costs until eviction.
     const before = await heapAfterGc(sessions);
     for (let i = 0; i < IDLE_SESSIONS; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, async () => (await initialize(sessions.port, bearer)).text()));
+      await Promise.all(
+        Array.from({ length: 50 }, async () => (await initialize(sessions.port, bearer)).text()),
+      );
     }
     const perIdleSession = ((await heapAfterGc(sessions)) - before) / IDLE_SESSIONS;
 
@@ -168,12 +217,16 @@ async function main() {
       'ratio to bare': (r.rps / baseline).toFixed(2),
       'p50 ms': r.p50,
       'p99 ms': r.p99,
-      'errors': r.errors,
+      errors: r.errors,
       'heap kept per call (bytes, after GC)': r.heapPerCall === undefined ? '' : r.heapPerCall.toFixed(1),
     }));
-    console.log(`\nmoviedb-mcp benchmark: ${CONNECTIONS} connections, ${SECONDS} s per case, loopback, node ${process.version}`);
+    console.log(
+      `\nmoviedb-mcp benchmark: ${CONNECTIONS} connections, ${SECONDS} s per case, loopback, node ${process.version}`,
+    );
     console.table(rows);
-    console.log(`idle session cost: ${(perIdleSession / 1024).toFixed(1)} KiB each (${IDLE_SESSIONS} sessions, heap after GC)`);
+    console.log(
+      `idle session cost: ${(perIdleSession / 1024).toFixed(1)} KiB each (${IDLE_SESSIONS} sessions, heap after GC)`,
+    );
     if (results.some((r) => r.errors > 0)) {
       console.error('Some requests failed; the figures above are not valid.');
       process.exitCode = 1;

@@ -37,7 +37,10 @@ const envSchema = z.object({
   /** Folder of curated operations (one tool per .graphql file, settings in tools.json). */
   OPERATIONS_DIR: z.string().min(1).default(path.join(PROJECT_ROOT, 'operations')),
   /** Path of the seed catalogue loaded into an empty database. */
-  SEED_FILE: z.string().min(1).default(path.join(PROJECT_ROOT, 'seed', 'moviedb-seed.json')),
+  SEED_FILE: z
+    .string()
+    .min(1)
+    .default(path.join(PROJECT_ROOT, 'seed', 'moviedb-seed.json')),
   /** HS256 key for the tokens this server issues; at least 32 characters. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** `iss` of issued tokens, required on verification. */

@@ -15,7 +15,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       censor: '[redacted]',
     },
   };
-  // Asynchronous, buffered writes to stdout: a synchronous write per line more than halved throughput
-  // under load. The buffer is flushed on shutdown (server.ts) and by pino on a normal exit.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  // Asynchronous writes to stdout, so a slow log reader never stalls request handling; pino flushes
+  // what is pending when the process exits.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

@@ -59,7 +59,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const verifier = withVerificationCache(
     createBearerVerifier(
       tokens,
-      config.oauth && config.mcp.publicUrl ? { ...config.oauth, audience: `${config.mcp.publicUrl}/mcp` } : undefined,
+      config.oauth && config.mcp.publicUrl
+        ? { ...config.oauth, audience: `${config.mcp.publicUrl}/mcp` }
+        : undefined,
     ),
     { maxEntries: 10_000, maxAgeMs: 60_000 },
   );

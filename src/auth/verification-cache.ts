@@ -14,7 +14,10 @@ export interface VerificationCacheOptions {
   now?: () => number;
 }
 
-export function withVerificationCache(verifier: BearerVerifier, options: VerificationCacheOptions): BearerVerifier {
+export function withVerificationCache(
+  verifier: BearerVerifier,
+  options: VerificationCacheOptions,
+): BearerVerifier {
   const now = options.now ?? Date.now;
   const entries = new Map<string, { identity: Identity; validUntil: number }>();
   return {
@@ -24,7 +27,10 @@ export function withVerificationCache(verifier: BearerVerifier, options: Verific
       if (hit && hit.validUntil > now()) return hit.identity;
       if (hit) entries.delete(key);
       const identity = await verifier.verify(token);
-      entries.set(key, { identity, validUntil: Math.min(now() + options.maxAgeMs, identity.expiresAt * 1000) });
+      entries.set(key, {
+        identity,
+        validUntil: Math.min(now() + options.maxAgeMs, identity.expiresAt * 1000),
+      });
       // Insertion order is age order: drop the oldest when full.
       if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value as string);
       return identity;

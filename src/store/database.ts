@@ -5,7 +5,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Dialect as KyselyDialect,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './tables.js';
 import { createMigrationProvider } from './migrations.js';
@@ -65,7 +73,32 @@ function openSqlite(dataDir: string): { driver: KyselyDialect; dialect: Dialect 
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   file.pragma('synchronous = NORMAL');
-  return { driver: new SqliteDialect({ database: file }), dialect: 'sqlite' };
+  return { driver: new SqliteDialect({ database: withStatementCache(file) }), dialect: 'sqlite' };
+}
+
+/** Distinct SQL texts whose prepared statements are kept; our queries have a few dozen shapes. */
+const STATEMENT_CACHE_SIZE = 200;
+
+/**
+ * Kysely prepares every statement anew; preparing is a large share of a small query's cost. The same
+ * SQL text gets the same prepared statement back (kysely runs one statement at a time on this single
+ * connection, so a statement is never in use twice at once).
+ */
+function withStatementCache(file: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        statement = file.prepare(sqlText);
+        statements.set(sqlText, statement);
+        if (statements.size > STATEMENT_CACHE_SIZE)
+          statements.delete(statements.keys().next().value as string);
+      }
+      return statement;
+    },
+  } as SqliteDialectConfig['database'];
 }
 
 async function openPostgres(
@@ -90,9 +123,12 @@ async function openPostgres(
     idleTimeoutMillis: 30000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  // Without a listener, an idle client's error (a database restart, a dropped link) would crash the
-  // process; the pool discards that client and the next query opens a fresh one.
-  pool.on('error', (error) => options.onConnectionError?.(error));
+  // A pooled connection can fail at any time (a database restart, a dropped link). Unhandled, that
+  // 'error' event would crash the process: report it once from the client, and let the pool (which
+  // re-emits idle clients' errors) discard the client so the next query opens a fresh one. Work in
+  // flight on that client fails through its own promise.
+  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+  pool.on('error', () => undefined);
   return { driver: new PostgresDialect({ pool }), dialect: 'postgres' };
 }
 
