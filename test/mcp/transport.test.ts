@@ -122,6 +122,19 @@ describe('the /mcp transport in session mode', () => {
     expect(await initialize(server.url)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('an unknown JSON-RPC method is the protocol error -32601', async () => {
+    const sessionId = await initialize(server.url);
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    const response = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 9, method: 'resources/list' },
+      { ...headers, accept: 'application/json, text/event-stream' },
+    );
+    expect(await response.text()).toMatch(/"error":\{"code":-32601/);
+    await fetch(`${server.url}/mcp`, { method: 'DELETE', headers });
+  });
+
   it('other methods are 405 with Allow', async () => {
     const response = await fetch(`${server.url}/mcp`, { method: 'PUT', headers: MCP_HEADERS, body: '{}' });
     expect(response.status).toBe(405);
