@@ -19,6 +19,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import { CLASSIFICATIONS } from '../errors.js';
 import { orNull, type JsonSchema } from './json-schema.js';
 
 const SCALARS: Record<string, JsonSchema> = {
@@ -44,16 +45,7 @@ export const ERROR_SCHEMA: JsonSchema = {
     },
     classification: {
       type: 'string',
-      enum: [
-        'NOT_FOUND',
-        'BAD_REQUEST',
-        'UNAUTHORIZED',
-        'FORBIDDEN',
-        'INTERNAL_ERROR',
-        'TIMEOUT',
-        'UNAVAILABLE',
-        'RATE_LIMITED',
-      ],
+      enum: [...CLASSIFICATIONS],
       description: 'The error class: what the agent should do next depends on it.',
     },
     retryable: { type: 'boolean', description: 'True when the same call may succeed later.' },

@@ -5,13 +5,17 @@ import type { Dialect } from './database.js';
 
 export type MovieSortField = 'TITLE' | 'RELEASE_YEAR' | 'RATING' | 'RUNTIME';
 
-export interface MovieQuery {
+/** The MovieFilter input of the schema: conditions a listed movie must meet. */
+export interface MovieFilter {
   genre?: GenreName | null;
   minRating?: number | null;
   maxRating?: number | null;
   minYear?: number | null;
   maxYear?: number | null;
   titleContains?: string | null;
+}
+
+export interface MovieQuery extends MovieFilter {
   sortField: MovieSortField;
   descending: boolean;
   offset: number;
@@ -32,7 +36,7 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
   const likeTitle = (column: string, text: string) =>
     sql<boolean>`lower(${sql.ref(column)}) like ${likePattern(text)} escape '\\'`;
 
-  function filteredMovies(q: Omit<MovieQuery, 'sortField' | 'descending' | 'offset' | 'limit'>) {
+  function filteredMovies(q: MovieFilter) {
     let query = db.selectFrom('movies');
     if (q.genre) query = query.where('genre', '=', q.genre);
     if (q.minRating != null) query = query.where('rating', '>=', q.minRating);

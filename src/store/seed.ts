@@ -6,23 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { hashPassword } from '../auth/password.js';
-import type { Database } from './tables.js';
+import { GENRES, type Database } from './tables.js';
 import type { Dialect } from './database.js';
 
-const genre = z.enum([
-  'ACTION',
-  'COMEDY',
-  'CRIME',
-  'DRAMA',
-  'FANTASY',
-  'HORROR',
-  'MYSTERY',
-  'ROMANCE',
-  'SCIFI',
-  'THRILLER',
-  'WAR',
-  'WESTERN',
-]);
+const genre = z.enum(GENRES);
 const castEntry = z.object({ personId: z.number().int(), characterName: z.string().nullable().optional() });
 const seedSchema = z.object({
   users: z.array(

@@ -1,19 +1,21 @@
 /** Row shapes of every table, as kysely sees them. Column names are snake_case in SQL. */
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-export type GenreName =
-  | 'ACTION'
-  | 'COMEDY'
-  | 'CRIME'
-  | 'DRAMA'
-  | 'FANTASY'
-  | 'HORROR'
-  | 'MYSTERY'
-  | 'ROMANCE'
-  | 'SCIFI'
-  | 'THRILLER'
-  | 'WAR'
-  | 'WESTERN';
+export const GENRES = [
+  'ACTION',
+  'COMEDY',
+  'CRIME',
+  'DRAMA',
+  'FANTASY',
+  'HORROR',
+  'MYSTERY',
+  'ROMANCE',
+  'SCIFI',
+  'THRILLER',
+  'WAR',
+  'WESTERN',
+] as const;
+export type GenreName = (typeof GENRES)[number];
 export type RoleName = 'USER' | 'ADMIN';
 export type WatchStatusName = 'WANT_TO_WATCH' | 'WATCHED';
 

@@ -1,21 +1,12 @@
 /** Movies, people and TV shows: lookups, pages, search and their relations. */
 import { notFound, AppError } from '../../errors.js';
-import type { GenreName, Movie, MovieCast, Person, TvShow, TvShowCast, Episode } from '../../store/tables.js';
-import type { MovieSortField } from '../../store/catalog.js';
+import type { Movie, MovieCast, Person, TvShow, TvShowCast, Episode } from '../../store/tables.js';
+import type { MovieFilter, MovieSortField } from '../../store/catalog.js';
 import type { GraphQLContext } from '../context.js';
 import { parseId } from '../ids.js';
 import { toPage } from './pages.js';
 
 const MAX_SEARCH_RESULTS = 50;
-
-interface MovieFilterArgs {
-  genre?: GenreName | null;
-  minRating?: number | null;
-  maxRating?: number | null;
-  minYear?: number | null;
-  maxYear?: number | null;
-  titleContains?: string | null;
-}
 
 async function loadOrNotFound<T>(
   loader: { load(id: number): Promise<T | undefined> },
@@ -42,7 +33,7 @@ export const catalogResolvers = {
     async movies(
       _: unknown,
       args: {
-        filter?: MovieFilterArgs | null;
+        filter?: MovieFilter | null;
         page: number;
         size: number;
         sort?: { field: MovieSortField; order: 'ASC' | 'DESC' } | null;
