@@ -116,11 +116,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     logger,
     async close() {
       draining = true;
+      // Sessions first: their SSE streams would otherwise hold connections open for the whole grace period.
+      await sessions.closeAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Connections still busy finish their request; any that outlive the grace period are cut.
       const grace = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS);
-      await sessions.closeAll();
+      const idleSweep = setInterval(() => server.closeIdleConnections(), 200);
       await closed;
+      clearInterval(idleSweep);
       clearTimeout(grace);
       await handle.close();
     },

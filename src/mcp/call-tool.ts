@@ -13,6 +13,7 @@ import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
+import { linkSignals } from './abort.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
 
@@ -230,15 +231,19 @@ export function createToolRunner(options: ToolRunnerOptions) {
 
   async function runWithDeadline(call: ToolCall, setAttempts: (n: number) => void): Promise<CallToolResult> {
     const timeoutMs = call.operation.settings.timeoutMs ?? options.defaultTimeoutMs;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeoutMs);
-    const signal = AbortSignal.any([call.signal, deadline.signal]);
+    const linked = linkSignals(call.signal);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      linked.abort(new DeadlineExceeded());
+    }, timeoutMs);
+    const signal = linked.signal;
     try {
       const { result, attempts } = await execute(call, signal);
       setAttempts(attempts);
       return result;
     } catch (error) {
-      if (!(deadline.signal.aborted && !call.signal.aborted)) throw error;
+      if (!timedOut || call.signal.aborted) throw error;
       options.breaker.recordFailure();
       const seconds = timeoutMs / 1000;
       const advice =
@@ -254,6 +259,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       );
     } finally {
       clearTimeout(timer);
+      linked.release();
     }
   }
 }

@@ -15,6 +15,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
+import { linkSignals } from './abort.js';
 import type { ToolRunner } from './call-tool.js';
 
 export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: '0.1.0' };
@@ -60,22 +61,26 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
     }
     const progressToken = request.params._meta?.progressToken;
     const requestId = String(extra.requestId);
-    const { outcome: _outcome, ...result } = await deps.runTool({
-      operation,
-      args: request.params.arguments ?? {},
-      viewer: identityOf(extra.authInfo),
-      signal: requestSignal ? AbortSignal.any([extra.signal, requestSignal]) : extra.signal,
-      requestId,
-      logger: deps.logger.child({ mcpRequestId: requestId, sessionId: extra.sessionId }),
-      sendProgress:
-        progressToken === undefined
-          ? undefined
-          : (progress, total, message) =>
-              extra.sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
-              }),
-    });
+    // In stateless mode a cancellation arrives on a request of its own, through requestSignal.
+    const cancellation = linkSignals(extra.signal, ...(requestSignal ? [requestSignal] : []));
+    const { outcome: _outcome, ...result } = await deps
+      .runTool({
+        operation,
+        args: request.params.arguments ?? {},
+        viewer: identityOf(extra.authInfo),
+        signal: cancellation.signal,
+        requestId,
+        logger: deps.logger.child({ mcpRequestId: requestId, sessionId: extra.sessionId }),
+        sendProgress:
+          progressToken === undefined
+            ? undefined
+            : (progress, total, message) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
+                }),
+      })
+      .finally(() => cancellation.release());
     return result;
   });
 
