@@ -4,7 +4,8 @@
  * allowlist, the issuer, our canonical /mcp URL as audience, and a required `exp` (SPEC section 4).
  */
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { ALL_SCOPES, type Identity } from './identity.js';
+import { createHash } from 'node:crypto';
+import { ALL_SCOPES, EXTERNAL_SUBJECT_PREFIX, type Identity } from './identity.js';
 import { InvalidTokenError, describeJoseError, type TokenService } from './tokens.js';
 
 export interface ExternalIssuer {
@@ -20,6 +21,14 @@ export interface BearerVerifier {
 }
 
 const CLOCK_TOLERANCE_SECONDS = 30;
+/** Usernames are at most 50 characters; a longer `sub` is shortened to a stable hash. */
+const MAX_SUBJECT_LENGTH = 50;
+
+function externalSubject(sub: string): string {
+  const subject = `${EXTERNAL_SUBJECT_PREFIX}${sub}`;
+  if (subject.length <= MAX_SUBJECT_LENGTH && /^[\x21-\x7e]+$/.test(sub)) return subject;
+  return `${EXTERNAL_SUBJECT_PREFIX}${createHash('sha256').update(sub).digest('hex').slice(0, 40)}`;
+}
 
 export function createBearerVerifier(own: TokenService, external?: ExternalIssuer): BearerVerifier {
   if (!external) return own;
@@ -50,8 +59,9 @@ export function createBearerVerifier(own: TokenService, external?: ExternalIssue
       }
       const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
       return {
-        subject: payload.sub as string,
-        role: payload.role === 'ADMIN' ? 'ADMIN' : 'USER',
+        subject: externalSubject(payload.sub as string),
+        // Roles are ours to grant: an external token is never an administrator here.
+        role: 'USER',
         scopes: ALL_SCOPES.filter((scope) => granted.includes(scope)),
         expiresAt: payload.exp as number,
       };

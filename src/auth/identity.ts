@@ -14,6 +14,12 @@ export interface Identity {
   expiresAt: number;
 }
 
+/**
+ * Subjects of tokens from an external issuer carry this prefix. Local usernames cannot contain ':',
+ * so an external `sub` can never act as a local account (an issuer's "admin" is not our admin).
+ */
+export const EXTERNAL_SUBJECT_PREFIX = 'oauth:';
+
 export const ALL_SCOPES = [
   'movies:read',
   'reviews:read',

@@ -1,5 +1,7 @@
 /** What every resolver receives: the verified caller, the store, per-request loaders and a logger. */
-import type { Identity } from '../auth/identity.js';
+import { createHash } from 'node:crypto';
+import { EXTERNAL_SUBJECT_PREFIX, type Identity } from '../auth/identity.js';
+import { isUniqueViolation } from '../store/db-errors.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
@@ -39,9 +41,32 @@ export function createContext(
  */
 export async function requireUser(context: GraphQLContext, action: string): Promise<User> {
   if (!context.viewer) throw unauthorized(action);
-  const user = await context.loaders.userByUsername.load(context.viewer.subject);
+  const { subject } = context.viewer;
+  const user =
+    (await context.loaders.userByUsername.load(subject)) ?? (await provisionExternalUser(context, subject));
   if (!user) throw unauthorized(action);
   return user;
+}
+
+/**
+ * A verified external identity gets a local account (role USER, no usable password) the first time it
+ * needs one, so its watch list and reviews have an owner. A concurrent first use may insert it first.
+ */
+async function provisionExternalUser(context: GraphQLContext, subject: string): Promise<User | undefined> {
+  if (!subject.startsWith(EXTERNAL_SUBJECT_PREFIX)) return undefined;
+  const localPart = createHash('sha256').update(subject).digest('hex').slice(0, 32);
+  try {
+    // 'external' is not a scrypt hash, so password sign-in can never succeed for this account.
+    return await context.store.accounts.create({
+      username: subject,
+      email: `${localPart}@external.invalid`,
+      passwordHash: 'external',
+      role: 'USER',
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return context.store.accounts.findByUsername(subject);
+  }
 }
 
 export async function requireAdmin(context: GraphQLContext, action: string): Promise<User> {

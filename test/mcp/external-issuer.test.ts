@@ -62,6 +62,37 @@ describe('an external OAuth 2.1 issuer, verified against its JWKS', () => {
     await client.close();
   });
 
+  it('with the write scope, an external subject gets its own account; an issuer\'s "admin" is not ours', async () => {
+    const writer = await connectClient(server.url, await token({ scope: 'watchlist:write watchlist:read' }));
+    const added = await callTool(writer, 'addToWatchlist', { subject: { movieId: '5' } });
+    expect(added.isError).toBe(false);
+    const list = await callTool<{ content: { title: string } }[]>(writer, 'myWatchlist');
+    expect(list.structuredContent.data.map((i) => i.content.title)).toEqual(['Forrest Gump']);
+    await writer.close();
+
+    const admin = await new SignJWT({ scope: 'watchlist:write', role: 'ADMIN' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
+      .setIssuer(issuer)
+      .setSubject('admin')
+      .setAudience(AUDIENCE)
+      .setExpirationTime('10m')
+      .sign(privateKey);
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ query: 'mutation { deleteMovie(id: "1") }' }),
+    });
+    const body = (await response.json()) as { errors: { extensions: { classification: string } }[] };
+    expect(body.errors[0]!.extensions.classification).toBe('FORBIDDEN');
+    expect(await server.count('movies', 'id = 1')).toBe(1);
+    const me = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ query: '{ me { username role } }' }),
+    });
+    expect(await me.json()).toEqual({ data: { me: { username: 'oauth:admin', role: 'USER' } } });
+  });
+
   it('refuses a token for another audience, an expired one, and an HS256 token claiming the issuer', async () => {
     expect((await initialize(await token({ aud: 'http://elsewhere.test/mcp' }))).status).toBe(401);
     expect((await initialize(await token({ exp: Math.floor(Date.now() / 1000) - 300 }))).status).toBe(401);
