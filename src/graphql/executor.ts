@@ -13,7 +13,6 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
-  type OperationTypeNode,
   type Source,
 } from 'graphql';
 import type { GraphQLContext } from './context.js';
@@ -30,8 +29,6 @@ export interface RunRequest {
   operationName?: string | null;
   variables?: Record<string, unknown> | null;
   context: GraphQLContext;
-  /** Operation types this caller may run (GET /graphql allows only queries). */
-  allow?: readonly OperationTypeNode[];
 }
 
 export interface Executor {
@@ -44,7 +41,7 @@ export interface Executor {
   execute(args: ExecutionArgs): Promise<ExecutionResult>;
   /** The formatter for errors raised outside execution. */
   formatError(error: Readonly<GraphQLError | Error>): GraphQLError;
-  /** The whole pipeline for in-process callers: validate, check the operation type, execute. */
+  /** The whole pipeline for in-process callers: validate, pick the operation, execute. */
   run(request: RunRequest): Promise<ExecutionResult>;
 }
 
@@ -101,11 +98,11 @@ export function createExecutor(
     async run(request) {
       const errors = validate(schema, request.document);
       if (errors.length > 0) return { errors: errors.map((e) => classifyError(e, onInternal)) };
-      const operation = getOperationAST(request.document, request.operationName ?? undefined);
-      if (!operation || (request.allow && !request.allow.includes(operation.operation))) {
+      // A document with several operations needs operationName to pick one; curated ones have a single one.
+      if (!getOperationAST(request.document, request.operationName ?? undefined)) {
         return {
           errors: [
-            new GraphQLError('This operation type is not allowed here', {
+            new GraphQLError('Name the operation to run: the document holds several', {
               extensions: { classification: 'BAD_REQUEST' },
             }),
           ],

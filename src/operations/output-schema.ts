@@ -31,7 +31,7 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
 };
 
-export const ERROR_SCHEMA: JsonSchema = {
+const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'One GraphQL error, with its classification lifted out so an agent can branch on it.',
   properties: {

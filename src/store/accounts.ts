@@ -49,5 +49,3 @@ export function createAccounts(db: Kysely<Database>) {
     },
   };
 }
-
-export type Accounts = ReturnType<typeof createAccounts>;

@@ -308,5 +308,3 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
     },
   };
 }
-
-export type Catalog = ReturnType<typeof createCatalog>;

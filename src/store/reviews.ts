@@ -58,5 +58,3 @@ export function createReviews(db: Kysely<Database>) {
     },
   };
 }
-
-export type Reviews = ReturnType<typeof createReviews>;

@@ -50,5 +50,3 @@ export function createWatchlist(db: Kysely<Database>) {
     },
   };
 }
-
-export type Watchlist = ReturnType<typeof createWatchlist>;
