@@ -24,7 +24,7 @@ export interface AppDependencies {
   tokens: TokenService;
   executor: Executor;
   verifier: BearerVerifier;
-  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'bodyLimitBytes' | 'verifier' | 'logger'>;
+  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'bodyLimitBytes' | 'verifier'>;
   isDraining: () => boolean;
 }
 
@@ -56,7 +56,6 @@ export function createApp(deps: AppDependencies): Express {
       listenHost: deps.config.host,
       bodyLimitBytes: deps.config.bodyLimitBytes,
       verifier: deps.verifier,
-      logger: deps.logger,
     }),
   );
 

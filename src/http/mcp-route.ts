@@ -20,7 +20,6 @@ import type { BearerVerifier } from '../auth/bearer.js';
 import { ALL_SCOPES, type Identity } from '../auth/identity.js';
 import { InvalidTokenError } from '../auth/tokens.js';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
 import type { SessionRegistry } from '../mcp/sessions.js';
 import { localsOf } from './locals.js';
@@ -41,7 +40,6 @@ export interface McpRouteOptions {
   server: McpServerDependencies;
   sessions: SessionRegistry;
   oauthIssuer?: string;
-  logger: Logger;
 }
 
 function sendJsonRpcError(
