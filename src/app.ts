@@ -15,6 +15,7 @@ import { graphiqlAssets, sendGraphiQL, wantsGraphiQL } from './http/graphiql.js'
 import { graphqlRoute } from './http/graphql-route.js';
 import { healthRoutes } from './http/health.js';
 import { mcpRoutes, type McpRouteOptions } from './http/mcp-route.js';
+import type { Metrics } from './http/metrics.js';
 import { requestContext } from './http/request-context.js';
 
 export interface AppDependencies {
@@ -25,6 +26,7 @@ export interface AppDependencies {
   executor: Executor;
   verifier: BearerVerifier;
   mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'bodyLimitBytes' | 'verifier'>;
+  metrics: Metrics;
   isDraining: () => boolean;
 }
 
@@ -35,6 +37,8 @@ export function createApp(deps: AppDependencies): Express {
   app.set('query parser', 'simple');
 
   app.use(requestContext(deps.logger));
+  app.use(deps.metrics.middleware);
+  app.use(deps.metrics.routes());
   app.use(healthRoutes({ ping: () => deps.store.handle.ping(), isDraining: deps.isDraining }));
 
   if (deps.config.graphql.graphiql) {
@@ -46,7 +50,7 @@ export function createApp(deps: AppDependencies): Express {
     // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
     express.text({ type: () => true, limit: deps.config.bodyLimitBytes }),
     authenticate(deps.verifier),
-    graphqlRoute(deps.executor, { store: deps.store, tokens: deps.tokens }),
+    graphqlRoute(deps.executor, { store: deps.store, tokens: deps.tokens }, deps.metrics.observeOperation),
   );
 
   app.use(

@@ -11,6 +11,7 @@ import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
 import { createExecutor } from './graphql/executor.js';
+import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
 import { createCircuitBreaker } from './mcp/circuit-breaker.js';
 import { SessionRegistry } from './mcp/sessions.js';
@@ -70,6 +71,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     openMs: config.mcp.circuitOpenMs,
     onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
   });
+  const metrics = createMetrics();
   const runTool = createToolRunner({
     executor,
     context: { store, tokens },
@@ -78,6 +80,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
     readRetries: config.mcp.readRetries,
     retryBaseDelayMs: 100,
+    onToolCall: metrics.observeToolCall,
   });
   const sessions = new SessionRegistry({
     maxSessions: config.mcp.maxSessions,
@@ -93,6 +96,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     executor,
     verifier,
     mcp: { server: { operations, runTool, logger }, sessions, oauthIssuer: config.oauth?.issuer },
+    metrics,
     isDraining: () => draining,
   });
 

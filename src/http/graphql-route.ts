@@ -3,6 +3,7 @@
  * thin adapter of our own so that a failure answers with our JSON and logs instead of a bare 500.
  */
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
+import { getOperationAST } from 'graphql';
 import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
@@ -27,14 +28,28 @@ function prefersGraphQLResponse(headers: GraphQLHttpRequest<unknown, unknown>['h
   return false;
 }
 
-export function graphqlRoute(executor: Executor, deps: ContextDependencies): RequestHandler {
+/** Observes each executed operation: its type, outcome class and duration. */
+export type OperationObserver = (type: string, outcome: string, seconds: number) => void;
+
+export function graphqlRoute(
+  executor: Executor,
+  deps: ContextDependencies,
+  observe?: OperationObserver,
+): RequestHandler {
+  const startedAt = new WeakMap<ExpressRequest, number>();
   const handle = createHandler<ExpressRequest, RequestContext, OperationContext>({
     schema: executor.schema,
     parse: executor.parse,
     validate: executor.validate,
     execute: executor.execute,
     formatError: executor.formatError,
-    onOperation: (req, _args, result) => {
+    onOperation: (req, args, result) => {
+      const started = startedAt.get(req.raw);
+      if (observe && started !== undefined) {
+        const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
+        const outcome = result.errors?.[0]?.extensions?.classification;
+        observe(type, typeof outcome === 'string' ? outcome : 'OK', (performance.now() - started) / 1000);
+      }
       // GraphQL over HTTP: a graphql-response+json reply without `data` (the request failed before
       // execution, e.g. variable coercion) MUST use a 4xx status; graphql-http answers 200 here.
       if (!('data' in result) && prefersGraphQLResponse(req.headers)) {
@@ -57,6 +72,7 @@ export function graphqlRoute(executor: Executor, deps: ContextDependencies): Req
   });
 
   return async (req, res, next) => {
+    startedAt.set(req, performance.now());
     const request: GraphQLHttpRequest<ExpressRequest, RequestContext> = {
       url: req.originalUrl,
       method: req.method,

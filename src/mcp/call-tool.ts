@@ -38,6 +38,8 @@ export interface ToolRunnerOptions {
   /** Extra attempts for an idempotent read that failed transiently. */
   readRetries: number;
   retryBaseDelayMs: number;
+  /** Observes every finished call (metrics). */
+  onToolCall?: (tool: string, outcome: string, seconds: number) => void;
 }
 
 export type ToolOutcome = CallToolResult & { outcome: string };
@@ -182,6 +184,8 @@ export function createToolRunner(options: ToolRunnerOptions) {
         outcome = 'INTERNAL_ERROR';
       }
     }
+    const latencyMs = performance.now() - started;
+    options.onToolCall?.(operation.toolName, outcome, latencyMs / 1000);
     call.logger.info(
       {
         audit: 'tool_call',
@@ -190,7 +194,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
         argsHash: hashArguments(call.args),
         outcome,
         attempts,
-        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+        latencyMs: Math.round(latencyMs * 100) / 100,
       },
       'tool call',
     );
