@@ -1,9 +1,11 @@
 /**
- * Bearer authentication for /graphql (SPEC section 4): no Authorization header means anonymous; a header
- * that is not a valid token is a 401, never a silent downgrade to anonymous.
+ * Bearer authentication (SPEC section 4). `readBearer` is the one place a request's Authorization header
+ * is parsed and verified; /graphql and /mcp each answer its outcome in their own format. On /graphql no
+ * header means anonymous; a header that is not a valid token is a 401, never a silent downgrade.
  */
 import type { RequestHandler } from 'express';
 import type { BearerVerifier } from '../auth/bearer.js';
+import type { Identity } from '../auth/identity.js';
 import { InvalidTokenError } from '../auth/tokens.js';
 import { localsOf } from './locals.js';
 import { sendError } from './problem.js';
@@ -11,22 +13,41 @@ import { sendError } from './problem.js';
 const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/i;
 const MAX_HEADER_LENGTH = 4096;
 
-export function authenticate(tokens: BearerVerifier): RequestHandler {
+export type BearerOutcome =
+  { kind: 'absent' } | { kind: 'invalid'; reason: string } | { kind: 'verified'; identity: Identity };
+
+/** Parses and verifies an Authorization header; anything but an InvalidTokenError is rethrown. */
+export async function readBearer(
+  header: string | undefined,
+  verifier: BearerVerifier,
+): Promise<BearerOutcome> {
+  if (header === undefined) return { kind: 'absent' };
+  const token = header.length <= MAX_HEADER_LENGTH ? BEARER.exec(header)?.[1] : undefined;
+  if (!token) return { kind: 'invalid', reason: 'The Authorization header must be "Bearer <token>"' };
+  try {
+    return { kind: 'verified', identity: await verifier.verify(token) };
+  } catch (error) {
+    if (error instanceof InvalidTokenError) return { kind: 'invalid', reason: error.message };
+    throw error;
+  }
+}
+
+export function authenticate(verifier: BearerVerifier): RequestHandler {
   return async (req, res, next) => {
-    const header = req.get('authorization');
-    if (header === undefined) return next();
-    const match = header.length <= MAX_HEADER_LENGTH ? BEARER.exec(header) : null;
-    const reject = (reason: string) => {
-      res.setHeader('WWW-Authenticate', `Bearer error="invalid_token", error_description="${reason}"`);
-      sendError(res, 401, 'UNAUTHORIZED', reason);
-    };
-    if (!match?.[1]) return reject('The Authorization header must be "Bearer <token>"');
+    let outcome: BearerOutcome;
     try {
-      localsOf(res).viewer = await tokens.verify(match[1]);
+      outcome = await readBearer(req.get('authorization'), verifier);
     } catch (error) {
-      if (error instanceof InvalidTokenError) return reject(error.message);
       return next(error);
     }
+    if (outcome.kind === 'invalid') {
+      res.setHeader(
+        'WWW-Authenticate',
+        `Bearer error="invalid_token", error_description="${outcome.reason}"`,
+      );
+      return sendError(res, 401, 'UNAUTHORIZED', outcome.reason);
+    }
+    if (outcome.kind === 'verified') localsOf(res).viewer = outcome.identity;
     next();
   };
 }

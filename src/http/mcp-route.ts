@@ -17,11 +17,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { BearerVerifier } from '../auth/bearer.js';
-import { ALL_SCOPES, type Identity } from '../auth/identity.js';
-import { InvalidTokenError } from '../auth/tokens.js';
+import { ALL_SCOPES } from '../auth/identity.js';
 import type { Config } from '../config.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
 import type { SessionRegistry } from '../mcp/sessions.js';
+import { readBearer, type BearerOutcome } from './authenticate.js';
 import { localsOf } from './locals.js';
 
 /**
@@ -30,7 +30,6 @@ import { localsOf } from './locals.js';
  */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
-const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/i;
 
 export interface McpRouteOptions {
   mcp: Config['mcp'];
@@ -143,37 +142,30 @@ export function mcpRoutes(options: McpRouteOptions): Router {
 
   /** Verifies the bearer token on every request; the identity (never the token) goes on as authInfo. */
   const authenticate: RequestHandler = async (req, res, next) => {
-    const header = req.get('authorization');
     const challenge = (extra: string) => ({
       'WWW-Authenticate': `Bearer ${extra}resource_metadata="${metadataUrl(req)}"`,
     });
-    if (header === undefined) {
+    let outcome: BearerOutcome;
+    try {
+      outcome = await readBearer(req.get('authorization'), options.verifier);
+    } catch (error) {
+      return next(error);
+    }
+    if (outcome.kind === 'absent') {
       if (mcp.auth === 'required')
         return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', challenge(''));
       return next();
     }
-    const token = header.length <= 4096 ? BEARER.exec(header)?.[1] : undefined;
-    if (!token)
+    if (outcome.kind === 'invalid') {
       return sendJsonRpcError(
         res,
         401,
         -32001,
-        'Unauthorized: the Authorization header must be "Bearer <token>"',
-        challenge('error="invalid_token", '),
-      );
-    let identity: Identity;
-    try {
-      identity = await options.verifier.verify(token);
-    } catch (error) {
-      if (!(error instanceof InvalidTokenError)) return next(error);
-      return sendJsonRpcError(
-        res,
-        401,
-        -32001,
-        `Unauthorized: ${error.message}`,
+        `Unauthorized: ${outcome.reason}`,
         challenge('error="invalid_token", '),
       );
     }
+    const { identity } = outcome;
     localsOf(res).viewer = identity;
     const authInfo: AuthInfo = {
       // The SDK wants a token string; it gets a placeholder so the raw token goes no further than here.
