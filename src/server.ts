@@ -43,14 +43,16 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const logger = options.logger ?? createLogger(config.logLevel);
   // Everything that can be validated without the database is, before it is opened.
   const schema = buildSchema();
-  const executor = createExecutor(schema, config.graphql, () => {});
+  const executor = createExecutor(schema, config.graphql, (error, reference) =>
+    logger.error({ err: error, reference }, 'error outside execution'),
+  );
   const operations = loadOperations(executor, config.operationsDir);
   const handle = await openDatabase({
     ...config.database,
     dataDir: config.dataDir,
     seedFile: config.seedFile,
     onQuery: options.onQuery,
-    onConnectionError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+    onConnectionError: (error) => logger.warn({ err: error }, 'database connection failed'),
   });
   const store = createStore(handle);
   const tokens = createTokenService({

@@ -45,6 +45,10 @@ export interface Executor {
   run(request: RunRequest): Promise<ExecutionResult>;
 }
 
+/**
+ * `onInternal` logs errors masked outside execution (where no request context exists); errors masked
+ * during execution are logged with the request's own logger, so each is logged exactly once.
+ */
 export function createExecutor(
   schema: GraphQLSchema,
   limits: OperationLimits,
@@ -82,10 +86,8 @@ export function createExecutor(
     const context = args.contextValue as GraphQLContext;
     const result = (await graphqlExecute({ ...args, schema })) as ExecutionResult;
     if (!result.errors) return result;
-    const log: InternalErrorSink = (error, reference) => {
+    const log: InternalErrorSink = (error, reference) =>
       context.logger.error({ err: error, reference }, 'error while resolving');
-      onInternal(error, reference);
-    };
     return { ...result, errors: result.errors.map((error) => classifyError(error, log)) };
   }
 
