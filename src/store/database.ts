@@ -50,7 +50,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
   });
   try {
-    await migrate(db, dialect, options.seedFile);
+    await migrate(db, dialect, options.seedFile, options.url ? (options.schema ?? 'public') : undefined);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -132,8 +132,21 @@ async function openPostgres(
   return { driver: new PostgresDialect({ pool }), dialect: 'postgres' };
 }
 
-async function migrate(db: Kysely<Database>, dialect: Dialect, seedFile: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: createMigrationProvider(dialect, seedFile) });
+/**
+ * `migrationSchema` pins kysely's bookkeeping tables to our own PostgreSQL schema: without it, kysely
+ * takes a migration table in any other schema of the database for ours and then fails to lock it.
+ */
+async function migrate(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  seedFile: string,
+  migrationSchema: string | undefined,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: createMigrationProvider(dialect, seedFile),
+    ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
