@@ -239,3 +239,45 @@ describe.each(dialects)('the scope matrix on /graphql and /mcp with an external 
     expect(await server.count('movies', 'id = 1')).toBe(1);
   });
 });
+
+describe('the insufficient_scope challenge in stateless mode', () => {
+  let issuer: JwksIssuer;
+  let server: TestServer;
+  beforeAll(async () => {
+    issuer = await startJwksIssuer();
+    server = await startTestServer('sqlite', {
+      env: { OAUTH_ISSUER: issuer.issuer, OAUTH_JWKS_URL: issuer.jwksUrl, PUBLIC_URL, MCP_MODE: 'stateless' },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await issuer.close();
+  });
+
+  it('a tools/call without the scope is a 403 with the challenge; with it the call runs', async () => {
+    const call = async (scope: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...MCP_HEADERS,
+          'mcp-protocol-version': '2025-11-25',
+          authorization: `Bearer ${await issuer.sign({ scope }, AUDIENCE)}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'myWatchlist', arguments: {} },
+        }),
+      });
+    const denied = await call('movies:read');
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="movies:read watchlist:read", resource_metadata="${METADATA}", ` +
+        'error_description="This token lacks the scope watchlist:read needed by myWatchlist"',
+    );
+    const allowed = await call('watchlist:read');
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toMatchObject({ id: 3, result: { isError: false } });
+  });
+});
