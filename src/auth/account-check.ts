@@ -18,13 +18,22 @@ export interface AccountCheckOptions {
   findAccount(userId: number): Promise<{ role: RoleName } | undefined>;
   /** How long to wait for the store before falling back to the token's claims. */
   timeoutMs: number;
-  /** Told when the lookup failed or timed out (the request goes on). */
+  /** Told when the lookup failed or timed out (the request goes on); at most once per 10 s. */
   onUnavailable?: (error: unknown) => void;
 }
 
 const TIMED_OUT = Symbol('timed out');
+/** During an outage every request would report the same thing: say it once per interval. */
+const REPORT_INTERVAL_MS = 10_000;
 
 export function withAccountCheck(verifier: BearerVerifier, options: AccountCheckOptions): BearerVerifier {
+  let lastReport = -Infinity;
+  const unavailable = (error: unknown) => {
+    const now = Date.now();
+    if (now - lastReport < REPORT_INTERVAL_MS) return;
+    lastReport = now;
+    options.onUnavailable?.(error);
+  };
   return {
     async verify(token) {
       const identity = await verifier.verify(token);
@@ -39,13 +48,13 @@ export function withAccountCheck(verifier: BearerVerifier, options: AccountCheck
           }),
         ]);
       } catch (error) {
-        options.onUnavailable?.(error);
+        unavailable(error);
         return identity;
       } finally {
         clearTimeout(timer);
       }
       if (account === TIMED_OUT) {
-        options.onUnavailable?.(new Error('account lookup timed out'));
+        unavailable(new Error('account lookup timed out'));
         return identity;
       }
       if (!account) throw new InvalidTokenError('The account this token was issued for no longer exists');
