@@ -10,6 +10,7 @@ import { resolveJwtSecret } from './auth/jwt-secret.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
+import { withAccountCheck } from './auth/account-check.js';
 import { createExecutor } from './graphql/executor.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
@@ -59,14 +60,22 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     ...config.jwt,
     secret: resolveJwtSecret(config.jwt.secret, config.dataDir),
   });
-  const verifier = withVerificationCache(
-    createBearerVerifier(
-      tokens,
-      config.oauth && config.mcp.publicUrl
-        ? { ...config.oauth, audience: `${config.mcp.publicUrl}/mcp` }
-        : undefined,
+  // Signatures are remembered for a minute; whether the account still exists is asked on every request.
+  const verifier = withAccountCheck(
+    withVerificationCache(
+      createBearerVerifier(
+        tokens,
+        config.oauth && config.mcp.publicUrl
+          ? { ...config.oauth, audience: `${config.mcp.publicUrl}/mcp` }
+          : undefined,
+      ),
+      { maxEntries: 10_000, maxAgeMs: 60_000 },
     ),
-    { maxEntries: 10_000, maxAgeMs: 60_000 },
+    {
+      findAccount: (id) => store.accounts.roleById(id),
+      timeoutMs: 1000,
+      onUnavailable: (error) => logger.warn({ err: error }, 'account check skipped: store unavailable'),
+    },
   );
   const breaker = createCircuitBreaker({
     failureThreshold: config.mcp.circuitFailures,

@@ -57,13 +57,18 @@ export function createBearerVerifier(own: TokenService, external?: ExternalIssue
       } catch (error) {
         throw new InvalidTokenError(describeJoseError(error));
       }
+      // jose checks that `sub` is present, not that it is a string: a number or "" is a bad token (401).
+      if (typeof payload.sub !== 'string' || payload.sub === '')
+        throw new InvalidTokenError("The token's sub claim is not valid");
+      if (typeof payload.exp !== 'number') throw new InvalidTokenError("The token's exp claim is not valid");
       const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
       return {
-        subject: externalSubject(payload.sub as string),
+        subject: externalSubject(payload.sub),
+        userId: null,
         // Roles are ours to grant: an external token is never an administrator here.
         role: 'USER',
         scopes: ALL_SCOPES.filter((scope) => granted.includes(scope)),
-        expiresAt: payload.exp as number,
+        expiresAt: payload.exp,
       };
     },
   };

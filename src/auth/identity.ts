@@ -5,8 +5,16 @@ import type { RoleName } from '../store/tables.js';
  * resolvers (SPEC section 4).
  */
 export interface Identity {
-  /** The token's `sub`: the username for tokens this server issues. */
+  /**
+   * Who the principal is, stable for its lifetime: the account id (the token's `sub`) for tokens this
+   * server issues, `oauth:<sub>` for an external issuer's. Binds sessions and names the caller in audit lines.
+   */
   subject: string;
+  /**
+   * The local account id for tokens this server issues; null for an external identity, whose account
+   * (named after its subject) is created on first use.
+   */
+  userId: number | null;
   role: RoleName;
   /** Granted scopes; tokens this server issues carry every scope. */
   scopes: readonly string[];

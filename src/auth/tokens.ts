@@ -1,6 +1,8 @@
 /**
  * Issues and verifies this server's HS256 tokens with jose. Verification pins the algorithm, issuer and
- * audience and requires `exp`, because jose alone would accept a token without one.
+ * audience and requires `exp`, because jose alone would accept a token without one. `sub` is the
+ * account's immutable id, never its username, so a re-registered name never inherits old tokens
+ * (SPEC section 4); any claim of the wrong shape is an InvalidTokenError (401), never an internal error.
  */
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { ALL_SCOPES, type Identity } from './identity.js';
@@ -14,7 +16,8 @@ export interface TokenSettings {
 }
 
 export interface TokenService {
-  issue(subject: string, role: RoleName): Promise<string>;
+  /** A token for the account `userId`: `sub` is the id as a decimal string. */
+  issue(userId: number, role: RoleName): Promise<string>;
   /** Resolves the identity, or throws InvalidTokenError with a reason safe to show. */
   verify(token: string): Promise<Identity>;
 }
@@ -28,14 +31,25 @@ export class InvalidTokenError extends Error {
 
 const ALGORITHM = 'HS256';
 const CLOCK_TOLERANCE_SECONDS = 30;
+/** A positive decimal integer without leading zeros, as `sub` is written at issue time. */
+const ACCOUNT_ID = /^[1-9][0-9]{0,9}$/;
+/** Account ids are 32-bit integer columns in both stores. */
+const MAX_ACCOUNT_ID = 2_147_483_647;
+
+/** The account id a `sub` claim names, or undefined when it is not one (a number, empty, a username…). */
+export function accountIdOf(sub: unknown): number | undefined {
+  if (typeof sub !== 'string' || !ACCOUNT_ID.test(sub)) return undefined;
+  const id = Number(sub);
+  return id <= MAX_ACCOUNT_ID ? id : undefined;
+}
 
 export function createTokenService(settings: TokenSettings): TokenService {
   const key = new TextEncoder().encode(settings.secret);
   return {
-    async issue(subject, role) {
+    async issue(userId, role) {
       return new SignJWT({ role })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-        .setSubject(subject)
+        .setSubject(String(userId))
         .setIssuer(settings.issuer)
         .setAudience(settings.audience)
         .setIssuedAt()
@@ -55,9 +69,12 @@ export function createTokenService(settings: TokenSettings): TokenService {
       } catch (error) {
         throw new InvalidTokenError(describeJoseError(error));
       }
+      const userId = accountIdOf(payload.sub);
+      if (userId === undefined) throw new InvalidTokenError("The token's sub claim is not valid");
       const role = payload.role;
       if (role !== 'USER' && role !== 'ADMIN') throw new InvalidTokenError('The token carries no valid role');
-      return { subject: payload.sub as string, role, scopes: ALL_SCOPES, expiresAt: payload.exp as number };
+      if (typeof payload.exp !== 'number') throw new InvalidTokenError("The token's exp claim is not valid");
+      return { subject: String(userId), userId, role, scopes: ALL_SCOPES, expiresAt: payload.exp };
     },
   };
 }

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../store/db-errors.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { unauthorized } from '../errors.js';
 import type { User } from '../store/tables.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
@@ -36,14 +36,26 @@ export function createContext(
 }
 
 /**
- * The signed-in user's row, or UNAUTHORIZED naming the operation. A token whose user no longer exists
- * is treated as no sign-in at all.
+ * The viewer's account row: by id for tokens of ours, by subject for an external identity (created on
+ * first use). Undefined when anonymous, or when the account was deleted after the token was checked.
  */
-export async function requireUser(context: GraphQLContext, action: string): Promise<User> {
-  if (!context.viewer) throw unauthorized(action);
-  const { subject } = context.viewer;
-  const user =
-    (await context.loaders.userByUsername.load(subject)) ?? (await provisionExternalUser(context, subject));
+export async function viewerAccount(context: GraphQLContext): Promise<User | undefined> {
+  const { viewer } = context;
+  if (!viewer) return undefined;
+  if (viewer.userId !== null) return context.loaders.user.load(viewer.userId);
+  return (
+    (await context.loaders.userByUsername.load(viewer.subject)) ??
+    (await provisionExternalUser(context, viewer.subject))
+  );
+}
+
+/**
+ * The account a field acts for (the owner of what it reads or writes). Who may call the field is @auth's
+ * business, checked before the resolver; this only fetches the row, and refuses with UNAUTHORIZED in the
+ * rare case that the account disappeared in between.
+ */
+export async function actingUser(context: GraphQLContext, action: string): Promise<User> {
+  const user = await viewerAccount(context);
   if (!user) throw unauthorized(action);
   return user;
 }
@@ -67,10 +79,4 @@ async function provisionExternalUser(context: GraphQLContext, subject: string): 
     if (!isUniqueViolation(error)) throw error;
     return context.store.accounts.findByUsername(subject);
   }
-}
-
-export async function requireAdmin(context: GraphQLContext, action: string): Promise<User> {
-  const user = await requireUser(context, action);
-  if (user.role !== 'ADMIN') throw forbidden(action);
-  return user;
 }

@@ -10,6 +10,7 @@ import { catalogResolvers } from './resolvers/catalog.js';
 import { reviewResolvers } from './resolvers/reviews.js';
 import { watchlistResolvers } from './resolvers/watchlist.js';
 import { DateTimeScalar } from './scalars.js';
+import { applyAuthDirectives } from './auth-directives.js';
 import { applyValidationDirectives } from './validation-directives.js';
 
 /** schema/ at the project root, found relative to this file from both src/ and dist/. */
@@ -35,5 +36,6 @@ export function buildSchema(dir = SCHEMA_DIR): GraphQLSchema {
     ],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
-  return applyValidationDirectives(schema);
+  // @auth wraps outermost, so a caller who may not use a field learns nothing from argument checks.
+  return applyAuthDirectives(applyValidationDirectives(schema));
 }

@@ -22,6 +22,7 @@ import type { Config } from '../config.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
 import type { SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
+import { insufficientScope } from './insufficient-scope.js';
 import { localsOf } from './locals.js';
 
 /**
@@ -235,13 +236,14 @@ export function mcpRoutes(options: McpRouteOptions): Router {
 
   router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
   const readBody = express.text({ type: () => true, limit: options.bodyLimitBytes });
+  const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf);
-    router.post('/mcp', readBody, parseBody, handle.post);
+    router.post('/mcp', readBody, parseBody, scopeCheck, handle.post);
     router.get('/mcp', handle.stream);
     router.delete('/mcp', handle.stream);
   } else {
-    router.post('/mcp', readBody, parseBody, statelessPost(options, subjectOf));
+    router.post('/mcp', readBody, parseBody, scopeCheck, statelessPost(options, subjectOf));
   }
   router.use('/mcp', bodyErrors);
   return router;

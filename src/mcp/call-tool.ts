@@ -1,5 +1,5 @@
 /**
- * Runs one tool call: check the arguments, the caller's scopes and the circuit, then execute the
+ * Runs one tool call: check the arguments and the circuit, then execute the
  * operation in-process through the one executor, within a deadline, retrying idempotent reads on
  * transient store failures, and map the outcome. Every path returns a CallToolResult; nothing throws.
  */
@@ -201,23 +201,16 @@ export function createToolRunner(options: ToolRunnerOptions) {
     return { ...result, outcome };
   };
 
-  /** The checks that need no backend: arguments, scopes, the circuit. */
+  /**
+   * The checks that need no backend: arguments and the circuit. Roles and scopes are the executor's
+   * (@auth in the schema), so a tool obeys exactly the rule its /graphql twin does.
+   */
   function checkCall(call: ToolCall): CallToolResult | undefined {
-    const { operation, viewer, args } = call;
+    const { operation, args } = call;
     const validate = validators.get(operation.toolName);
     if (validate && !validate(args)) {
       const { field, message } = describeArgumentError(validate.errors![0]!);
       return toolFailure('BAD_REQUEST', `Invalid arguments for ${operation.toolName}: ${message}`, { field });
-    }
-    const missing = viewer ? operation.settings.scopes.filter((s) => !viewer.scopes.includes(s)) : [];
-    if (missing.length > 0) {
-      return toolFailure(
-        'FORBIDDEN',
-        `This token lacks the scope ${missing.join(', ')} needed by ${operation.toolName}`,
-        {
-          requiredScopes: missing,
-        },
-      );
     }
     const admission = options.breaker.admit();
     if (!admission.allowed) {

@@ -18,6 +18,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Executor } from '../graphql/executor.js';
 import { deriveInputSchema } from './input-schema.js';
 import { deriveOutputSchema } from './output-schema.js';
+import { deriveRequiredScopes } from './required-scopes.js';
 import { defaultToolSettings, loadToolSettings, type ToolSettings } from './tool-settings.js';
 
 export interface CuratedOperation {
@@ -29,6 +30,8 @@ export interface CuratedOperation {
   /** The response key of the single root field; its value is the tool's `data`. */
   rootKey: string;
   settings: ToolSettings;
+  /** Scopes a caller's token needs, from the @auth rules of the fields the document reaches. */
+  requiredScopes: readonly string[];
   /** The tools/list entry, computed once. */
   tool: Tool;
 }
@@ -133,6 +136,7 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
       document,
       rootKey: rootField.alias?.value ?? rootField.name.value,
       settings: toolSettings,
+      requiredScopes: deriveRequiredScopes(schema, rootType, operation.selectionSet, fragments),
       tool: {
         name: toolName,
         title: titleOf(operationName),

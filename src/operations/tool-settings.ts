@@ -4,12 +4,9 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { z } from 'zod';
-import { ALL_SCOPES } from '../auth/identity.js';
 
 const toolSettingsSchema = z
   .object({
-    /** Scopes a signed-in caller needs (SPEC section 4); anonymous callers are left to the schema's rules. */
-    scopes: z.array(z.enum(ALL_SCOPES)).default([]),
     /** Overrides of the annotations derived from the operation type. */
     annotations: z
       .object({

@@ -16,6 +16,8 @@ export function createAccounts(db: Kysely<Database>) {
         .selectAll()
         .where('username', 'in', [...names])
         .execute(),
+    /** The account's current role; undefined when no account has this id (deleted). */
+    roleById: (id: number) => db.selectFrom('users').select('role').where('id', '=', id).executeTakeFirst(),
     findByUsername: (username: string) =>
       db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst(),
     /** Inserts the user; a taken username or e-mail trips a unique index (the caller classifies it). */

@@ -13,6 +13,8 @@ import { seed } from '../helpers/seed.js';
 
 const ME = '{ me { id username email role } }';
 const LOGIN = 'mutation ($input: LoginInput!) { login(input: $input) { token user { username role } } }';
+const USER_ID = String(seed.users.find((u) => u.username === 'user')!.id);
+const ADMIN_ID = String(seed.users.find((u) => u.username === 'admin')!.id);
 const REGISTER =
   'mutation ($input: RegisterInput!) { register(input: $input) { token user { id username email role } } }';
 
@@ -22,7 +24,7 @@ function sign(
 ) {
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('user')
+    .setSubject(USER_ID)
     .setIssuer(options.iss ?? TEST_ISSUER)
     .setAudience(options.aud ?? TEST_AUDIENCE)
     .setIssuedAt();
@@ -47,14 +49,14 @@ describe.each(dialects)('identity on %s', (dialect) => {
     },
   );
 
-  it('a login token is HS256 with sub, role, iat, exp 24 h later, iss and aud', async () => {
+  it('a login token is HS256 with sub (the account id), role, iat, exp 24 h later, iss and aud', async () => {
     const token = await server.login('admin', 'admin123');
     const [header, payload] = token
       .split('.')
       .slice(0, 2)
       .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header.alg).toBe('HS256');
-    expect(payload).toMatchObject({ sub: 'admin', role: 'ADMIN', iss: TEST_ISSUER, aud: TEST_AUDIENCE });
+    expect(payload).toMatchObject({ sub: ADMIN_ID, role: 'ADMIN', iss: TEST_ISSUER, aud: TEST_AUDIENCE });
     expect(payload.exp - payload.iat).toBe(86400);
   });
 
@@ -168,7 +170,7 @@ describe.each(dialects)('identity on %s', (dialect) => {
     });
     it('an unsigned token (alg: none)', async () => {
       const token = new UnsecuredJWT({ role: 'ADMIN' })
-        .setSubject('admin')
+        .setSubject(ADMIN_ID)
         .setIssuer(TEST_ISSUER)
         .setAudience(TEST_AUDIENCE)
         .setExpirationTime('1h')
@@ -190,23 +192,27 @@ describe.each(dialects)('identity on %s', (dialect) => {
     });
   });
 
-  it('a valid token of a deleted or unknown user acts as no sign-in for writes', async () => {
+  it('a valid token names its account by id; one for an unknown id or a username is a 401', async () => {
     const token = await sign({ role: 'USER' });
-    const ghost = await new SignJWT({ role: 'USER' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('ghost-user')
-      .setIssuer(TEST_ISSUER)
-      .setAudience(TEST_AUDIENCE)
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
     expect((await server.graphql(ME, undefined, token)).body.data).toMatchObject({
       me: { username: 'user' },
     });
-    const write = await server.graphql(
-      'mutation { addToWatchlist(subject: { movieId: "1" }) { id } }',
-      undefined,
-      ghost,
-    );
-    expect(classificationOf(write)).toBe('UNAUTHORIZED');
+    const signed = (sub: string) =>
+      new SignJWT({ role: 'USER' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(sub)
+        .setIssuer(TEST_ISSUER)
+        .setAudience(TEST_AUDIENCE)
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    for (const sub of ['999999', 'user']) {
+      const write = await server.graphql(
+        'mutation { addToWatchlist(subject: { movieId: "1" }) { id } }',
+        undefined,
+        await signed(sub),
+      );
+      expect(write.status).toBe(401);
+      expect(classificationOf(write)).toBe('UNAUTHORIZED');
+    }
   });
 });

@@ -258,7 +258,9 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
       outcome: 'OK',
       argsHash: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
-    expect(line.subject).toMatch(/^tester_/);
+    // The subject is the account id the token names, not a name the user chose.
+    const me = await server.graphql<{ me: { id: string } }>('{ me { id } }', undefined, userToken);
+    expect(line.subject).toBe(me.body.data!.me.id);
     expect(typeof line.latencyMs).toBe('number');
     expect(logs.text()).not.toContain(userToken);
     expect(logs.text()).not.toContain('"id":"42"');

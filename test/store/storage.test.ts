@@ -49,10 +49,14 @@ describe('embedded storage', () => {
     const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
     try {
       const first = await startServer(config);
-      const token = await first.tokens.issue('user', 'USER');
+      const token = await first.tokens.issue(2, 'USER');
       await first.close();
       const second = await startServer(config);
-      await expect(second.tokens.verify(token)).resolves.toMatchObject({ subject: 'user', role: 'USER' });
+      await expect(second.tokens.verify(token)).resolves.toMatchObject({
+        subject: '2',
+        userId: 2,
+        role: 'USER',
+      });
       await second.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

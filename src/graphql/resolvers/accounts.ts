@@ -3,18 +3,18 @@ import { decoyHash, hashPassword, verifyPassword } from '../../auth/password.js'
 import { badRequest } from '../../errors.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { User } from '../../store/tables.js';
-import type { GraphQLContext } from '../context.js';
+import { asOwnAccount } from '../auth-directives.js';
+import { viewerAccount, type GraphQLContext } from '../context.js';
 
 const INVALID_CREDENTIALS = 'Invalid credentials';
 
 async function signIn(user: User, ctx: GraphQLContext) {
-  return { token: await ctx.tokens.issue(user.username, user.role), user };
+  return { token: await ctx.tokens.issue(user.id, user.role), user: asOwnAccount(user) };
 }
 
 export const accountResolvers = {
   Query: {
-    me: async (_: unknown, _args: unknown, ctx: GraphQLContext) =>
-      ctx.viewer ? ((await ctx.loaders.userByUsername.load(ctx.viewer.subject)) ?? null) : null,
+    me: async (_: unknown, _args: unknown, ctx: GraphQLContext) => (await viewerAccount(ctx)) ?? null,
   },
   Mutation: {
     async register(

@@ -1,7 +1,7 @@
-/** Catalogue writes: admins only (SPEC section 4). */
+/** Catalogue writes: admins only (SPEC section 4), as @auth(requires: ADMIN) in the schema enforces. */
 import { notFound } from '../../errors.js';
 import type { GenreName, NewMovie } from '../../store/tables.js';
-import { requireAdmin, type GraphQLContext } from '../context.js';
+import type { GraphQLContext } from '../context.js';
 import { parseId } from '../ids.js';
 
 interface MovieFields {
@@ -46,7 +46,6 @@ export const adminResolvers = {
       args: { input: MovieFields & { title: string; releaseYear: number } },
       ctx: GraphQLContext,
     ) {
-      await requireAdmin(ctx, 'createMovie');
       const directorIds = (await resolveDirectors(args.input.directorIds, ctx)) ?? [];
       const columns = movieColumns(args.input);
       return ctx.store.catalog.createMovie(
@@ -55,7 +54,6 @@ export const adminResolvers = {
       );
     },
     async updateMovie(_: unknown, args: { id: string; input: MovieFields }, ctx: GraphQLContext) {
-      await requireAdmin(ctx, 'updateMovie');
       const id = parseId(args.id, 'id');
       const directorIds = await resolveDirectors(args.input.directorIds, ctx);
       const updated = await ctx.store.catalog.updateMovie(id, movieColumns(args.input), directorIds);
@@ -63,7 +61,6 @@ export const adminResolvers = {
       return updated;
     },
     async deleteMovie(_: unknown, args: { id: string }, ctx: GraphQLContext) {
-      await requireAdmin(ctx, 'deleteMovie');
       const deleted = await ctx.store.catalog.deleteMovie(parseId(args.id, 'id'));
       if (!deleted) throw notFound('Movie', args.id);
       return true;

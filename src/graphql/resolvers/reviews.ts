@@ -4,7 +4,7 @@ import { badRequest, forbidden, notFound } from '../../errors.js';
 import { writeTransaction } from '../../store/database.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { Review } from '../../store/tables.js';
-import { requireUser, type GraphQLContext } from '../context.js';
+import { actingUser, type GraphQLContext } from '../context.js';
 import { parseId } from '../ids.js';
 import { resolveSubject, type SubjectInput } from './subjects.js';
 
@@ -25,7 +25,7 @@ export const reviewResolvers = {
       args: { input: { subject: SubjectInput; score: number; comment?: string | null } },
       ctx: GraphQLContext,
     ) {
-      const user = await requireUser(ctx, 'createReview');
+      const user = await actingUser(ctx, 'createReview');
       const { subject, field } = await resolveSubject(args.input.subject, ctx, 'input.subject');
       const duplicate = badRequest('You have already reviewed this title', `input.subject.${field}`);
       const comment = args.input.comment?.trim() || null;
@@ -47,7 +47,7 @@ export const reviewResolvers = {
       }
     },
     async deleteReview(_: unknown, args: { id: string }, ctx: GraphQLContext) {
-      const user = await requireUser(ctx, 'deleteReview');
+      const user = await actingUser(ctx, 'deleteReview');
       const id = parseId(args.id, 'id');
       const review = await ctx.store.reviews.findById(id);
       if (!review) throw notFound('Review', args.id);

@@ -4,14 +4,14 @@ import { badRequest, notFound } from '../../errors.js';
 import { writeTransaction } from '../../store/database.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { WatchlistItem, WatchStatusName } from '../../store/tables.js';
-import { requireUser, type GraphQLContext } from '../context.js';
+import { actingUser, viewerAccount, type GraphQLContext } from '../context.js';
 import { parseId } from '../ids.js';
 import { resolveSubject, type SubjectInput } from './subjects.js';
 
 export const watchlistResolvers = {
   Query: {
     async watchlist(_: unknown, _args: unknown, ctx: GraphQLContext) {
-      const user = await requireUser(ctx, 'watchlist');
+      const user = await actingUser(ctx, 'watchlist');
       return ctx.store.watchlist.ofUser(user.id);
     },
     async recommendMoviesForMood(
@@ -20,10 +20,7 @@ export const watchlistResolvers = {
       ctx: GraphQLContext,
     ) {
       // excludeWatched only means something for a signed-in viewer; anonymous callers get the full list.
-      const viewer =
-        args.excludeWatched && ctx.viewer
-          ? await ctx.loaders.userByUsername.load(ctx.viewer.subject)
-          : undefined;
+      const viewer = args.excludeWatched ? await viewerAccount(ctx) : undefined;
       const movies = await ctx.store.catalog.recommend(
         MOOD_RULES[args.mood],
         viewer?.id ?? null,
@@ -39,7 +36,7 @@ export const watchlistResolvers = {
       args: { subject: SubjectInput; status?: WatchStatusName | null },
       ctx: GraphQLContext,
     ) {
-      const user = await requireUser(ctx, 'addToWatchlist');
+      const user = await actingUser(ctx, 'addToWatchlist');
       const { subject, field, noun } = await resolveSubject(args.subject, ctx, 'subject');
       const duplicate = badRequest(`This ${noun} is already in your watch list`, field);
       try {
@@ -58,14 +55,14 @@ export const watchlistResolvers = {
       }
     },
     async setWatchStatus(_: unknown, args: { itemId: string; status: WatchStatusName }, ctx: GraphQLContext) {
-      const user = await requireUser(ctx, 'setWatchStatus');
+      const user = await actingUser(ctx, 'setWatchStatus');
       const item = await ctx.store.watchlist.setStatus(user.id, parseId(args.itemId, 'itemId'), args.status);
       // Another user's entry is reported exactly like a missing one, so ids reveal nothing.
       if (!item) throw notFound('WatchlistItem', args.itemId);
       return item;
     },
     async removeFromWatchlist(_: unknown, args: { itemId: string }, ctx: GraphQLContext) {
-      const user = await requireUser(ctx, 'removeFromWatchlist');
+      const user = await actingUser(ctx, 'removeFromWatchlist');
       const removed = await ctx.store.watchlist.remove(user.id, parseId(args.itemId, 'itemId'));
       if (!removed) throw notFound('WatchlistItem', args.itemId);
       return true;

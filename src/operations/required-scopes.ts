@@ -1,0 +1,62 @@
+/**
+ * The OAuth scopes a curated operation needs, derived at start-up from the @auth rules of every field its
+ * document can reach (fragments included, each walked once), so the schema is the one source of scopes:
+ * the executor enforces them per field, and /mcp uses this union to answer a token that lacks one with
+ * the authorization spec's 403 insufficient_scope challenge before the call starts.
+ */
+import {
+  getNamedType,
+  isCompositeType,
+  isObjectType,
+  Kind,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { ALL_SCOPES } from '../auth/identity.js';
+import { authRuleOf } from '../graphql/auth-directives.js';
+
+/** Every field's own scopes, over every type the selection may meet (a union covers its members). */
+export function deriveRequiredScopes(
+  schema: GraphQLSchema,
+  rootType: GraphQLCompositeType,
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): string[] {
+  const scopes = new Set<string>();
+  const visitedFragments = new Set<string>();
+
+  const walk = (parentType: GraphQLCompositeType, set: SelectionSetNode): void => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value.startsWith('__')) continue;
+        // An abstract parent has no fields of its own to carry @auth: look at each possible object type.
+        const objectTypes = isObjectType(parentType) ? [parentType] : schema.getPossibleTypes(parentType);
+        for (const objectType of objectTypes) {
+          const field = objectType.getFields()[selection.name.value];
+          if (!field) continue;
+          for (const scope of authRuleOf(schema, field)?.scopes ?? []) scopes.add(scope);
+          const fieldType = getNamedType(field.type);
+          if (selection.selectionSet && isCompositeType(fieldType)) walk(fieldType, selection.selectionSet);
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const condition = selection.typeCondition
+          ? schema.getType(selection.typeCondition.name.value)
+          : parentType;
+        if (condition && isCompositeType(condition)) walk(condition, selection.selectionSet);
+      } else {
+        const name = selection.name.value;
+        if (visitedFragments.has(name)) continue;
+        visitedFragments.add(name);
+        const fragment = fragments.get(name);
+        const condition = fragment && schema.getType(fragment.typeCondition.name.value);
+        if (fragment && condition && isCompositeType(condition)) walk(condition, fragment.selectionSet);
+      }
+    }
+  };
+
+  walk(rootType, selectionSet);
+  // A stable order (the catalogue's) keeps tool metadata and challenges deterministic.
+  return ALL_SCOPES.filter((scope) => scopes.has(scope));
+}
