@@ -22,6 +22,7 @@ import type { Config } from '../config.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
 import type { SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
+import { carryClientAddress } from './carry-client-address.js';
 import { localsOf } from './locals.js';
 
 /**
@@ -233,7 +234,14 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     next(error);
   };
 
-  router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
+  router.all(
+    '/mcp',
+    guardOriginAndHost,
+    onlyKnownMethods,
+    checkProtocolVersion,
+    authenticate,
+    carryClientAddress,
+  );
   const readBody = express.text({ type: () => true, limit: options.bodyLimitBytes });
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf);

@@ -37,6 +37,12 @@ export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
   return (authInfo?.extra?.identity as Identity | undefined) ?? null;
 }
 
+/** The client address our HTTP layer put beside the identity (rate limits count anonymous calls by it). */
+export function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
+  const address = authInfo?.extra?.clientAddress;
+  return typeof address === 'string' ? address : undefined;
+}
+
 export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): Server {
   const byName = new Map(deps.operations.map((op) => [op.toolName, op]));
   const tools: Tool[] = deps.operations.map((op) => op.tool);
@@ -68,6 +74,7 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
         operation,
         args: request.params.arguments ?? {},
         viewer: identityOf(extra.authInfo),
+        clientAddress: clientAddressOf(extra.authInfo),
         signal: cancellation.signal,
         requestId,
         logger: deps.logger.child({ mcpRequestId: requestId, sessionId: extra.sessionId }),
