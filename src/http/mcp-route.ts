@@ -234,14 +234,8 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     next(error);
   };
 
-  router.all(
-    '/mcp',
-    guardOriginAndHost,
-    onlyKnownMethods,
-    checkProtocolVersion,
-    authenticate,
-    carryClientAddress,
-  );
+  router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
+  router.all('/mcp', carryClientAddress);
   const readBody = express.text({ type: () => true, limit: options.bodyLimitBytes });
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf);
