@@ -95,19 +95,19 @@ const envSchema = z.object({
   /** Operations (GraphQL requests and tool calls) a signed-in user may run per operations window. */
   RATE_LIMIT_USER_OPERATIONS: z.coerce.number().int().min(1).max(1000000).default(600),
   /** Operations an anonymous client address (an IPv6 /64) may run per operations window. */
-  RATE_LIMIT_ANONYMOUS_OPERATIONS: z.coerce.number().int().min(1).max(1000000).default(120),
-  /** Length of the operations window, in seconds. */
-  RATE_LIMIT_OPERATIONS_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  RATE_LIMIT_ANON_OPERATIONS: z.coerce.number().int().min(1).max(1000000).default(120),
+  /** Length of the window of both operation limits (RATE_LIMIT_USER/ANON_OPERATIONS), in seconds. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /** Failed logins one account name (known or not) may take per login window. */
-  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100000).default(10),
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100000).default(10),
   /** Failed logins one client address may make per login window, whatever the accounts. */
-  RATE_LIMIT_LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(10),
+  LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(10),
   /** Length of the login-failure window, in seconds (15 minutes). */
-  RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
   /** Registration attempts one client address may make per registration window. */
-  RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(5),
+  REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(5),
   /** Length of the registration window, in seconds (an hour). */
-  RATE_LIMIT_REGISTRATION_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
+  REGISTRATION_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
   /**
    * Which proxies may name the client address in X-Forwarded-For (Express `trust proxy`): `off` (the
    * socket address), a hop count, or a comma-separated list of addresses, CIDR ranges and the names
@@ -270,13 +270,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       enabled: e.RATE_LIMITS === 'on',
       userOperations: e.RATE_LIMIT_USER_OPERATIONS,
-      anonymousOperations: e.RATE_LIMIT_ANONYMOUS_OPERATIONS,
-      operationsWindowSeconds: e.RATE_LIMIT_OPERATIONS_WINDOW_SECONDS,
-      loginFailuresPerAccount: e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
-      loginFailuresPerAddress: e.RATE_LIMIT_LOGIN_FAILURES_PER_ADDRESS,
-      loginWindowSeconds: e.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
-      registrationsPerAddress: e.RATE_LIMIT_REGISTRATIONS_PER_ADDRESS,
-      registrationWindowSeconds: e.RATE_LIMIT_REGISTRATION_WINDOW_SECONDS,
+      anonymousOperations: e.RATE_LIMIT_ANON_OPERATIONS,
+      operationsWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+      loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+      loginWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+      registrationsPerAddress: e.REGISTRATIONS_PER_ADDRESS,
+      registrationWindowSeconds: e.REGISTRATION_WINDOW_SECONDS,
     },
     trustProxy: e.TRUST_PROXY,
   };

@@ -24,7 +24,8 @@ const INSTRUCTIONS =
   'Movie catalogue tools. Read isError first, then structuredContent.data and structuredContent.errors. ' +
   'Each error has a classification: NOT_FOUND (the id does not exist: use searchMovies to find ids), ' +
   'BAD_REQUEST (fix the arguments; "already in your watch list" means done), UNAUTHORIZED (sign-in needed), ' +
-  'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), INTERNAL_ERROR (report the reference).';
+  'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), RATE_LIMITED (too many calls: wait ' +
+  'extensions.retryAfterSeconds), INTERNAL_ERROR (report the reference).';
 
 export interface McpServerDependencies {
   operations: readonly CuratedOperation[];

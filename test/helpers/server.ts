@@ -70,10 +70,10 @@ export async function startTestServer(
     // The suite sends thousands of requests from 127.0.0.1: limits stay on (their code runs in every
     // test) but far out of reach; the rate-limit tests set small ones.
     RATE_LIMIT_USER_OPERATIONS: '1000000',
-    RATE_LIMIT_ANONYMOUS_OPERATIONS: '1000000',
-    RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '100000',
-    RATE_LIMIT_LOGIN_FAILURES_PER_ADDRESS: '100000',
-    RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: '100000',
+    RATE_LIMIT_ANON_OPERATIONS: '1000000',
+    LOGIN_FAILURES_PER_ACCOUNT: '100000',
+    LOGIN_FAILURES_PER_ADDRESS: '100000',
+    REGISTRATIONS_PER_ADDRESS: '100000',
     ...(dialect === 'postgres' ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaName } : {}),
     ...options.env,
   });

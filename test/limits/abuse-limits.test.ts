@@ -96,7 +96,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   }
 
   it('a signed-in user over its operations quota gets 429 with Retry-After on /graphql, and recovers after the window', async () => {
-    await start({ RATE_LIMIT_USER_OPERATIONS: '3', RATE_LIMIT_OPERATIONS_WINDOW_SECONDS: '2' });
+    await start({ RATE_LIMIT_USER_OPERATIONS: '3', RATE_LIMIT_WINDOW_SECONDS: '2' });
     const { token } = await server!.newUser();
     const other = await server!.newUser();
     for (let i = 0; i < 3; i += 1) expect((await post(ME, {}, bearer(token))).status).toBe(200);
@@ -120,7 +120,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   });
 
   it('tool calls and /graphql requests draw on one quota per user; over it a tool answers a RATE_LIMITED tool error', async () => {
-    await start({ RATE_LIMIT_USER_OPERATIONS: '3', RATE_LIMIT_OPERATIONS_WINDOW_SECONDS: '2' });
+    await start({ RATE_LIMIT_USER_OPERATIONS: '3', RATE_LIMIT_WINDOW_SECONDS: '2' });
     const { token } = await server!.newUser();
     const client = await mcpClient(bearer(token));
     expect((await callTool(client, 'getMovie', { id: '1' })).isError).toBe(false);
@@ -145,7 +145,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   });
 
   it('anonymous callers are counted per client address on /graphql and MCP; a signed-in user is not held by it', async () => {
-    await start({ RATE_LIMIT_ANONYMOUS_OPERATIONS: '4', RATE_LIMIT_OPERATIONS_WINDOW_SECONDS: '2' });
+    await start({ RATE_LIMIT_ANON_OPERATIONS: '4', RATE_LIMIT_WINDOW_SECONDS: '2' });
     const token = await server!.login('user', 'user123'); // anonymous operation 1
     const anonymous = await mcpClient({});
     expect((await callTool(anonymous, 'getMovie', { id: '1' })).isError).toBe(false); // 2
@@ -166,8 +166,8 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   it('failed logins are limited per account, unknown accounts alike and with the same answer, from any address', async () => {
     await start({
       TRUST_PROXY: 'loopback',
-      RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '3',
-      RATE_LIMIT_LOGIN_WINDOW_SECONDS: '4',
+      LOGIN_FAILURES_PER_ACCOUNT: '3',
+      LOGIN_FAILURE_WINDOW_SECONDS: '4',
     });
     const answers: Record<'known' | 'unknown', Answer[]> = { known: [], unknown: [] };
     // Each failure comes from another address: the per-account count does not depend on the address.
@@ -197,7 +197,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   });
 
   it('concurrent wrong logins for one account get exactly the quota of password checks; the rest are refused', async () => {
-    await start({ RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '3', RATE_LIMIT_LOGIN_WINDOW_SECONDS: '30' });
+    await start({ LOGIN_FAILURES_PER_ACCOUNT: '3', LOGIN_FAILURE_WINDOW_SECONDS: '30' });
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => login('admin', `guess-${i}`)));
     const counts = answers.reduce<Record<string, number>>((tally, a) => {
       const key = `${a.status} ${a.body.errors?.[0]?.extensions?.classification}`;
@@ -209,8 +209,8 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   it('failed logins are limited per address across accounts; signing in to an own account in between buys no extra guesses', async () => {
     await start({
       TRUST_PROXY: 'loopback',
-      RATE_LIMIT_LOGIN_FAILURES_PER_ADDRESS: '3',
-      RATE_LIMIT_LOGIN_WINDOW_SECONDS: '4',
+      LOGIN_FAILURES_PER_ADDRESS: '3',
+      LOGIN_FAILURE_WINDOW_SECONDS: '4',
     });
     const attacker = from('203.0.113.9');
     expect((await login('admin', 'guess-1', attacker)).body.errors?.[0]?.message).toBe('Invalid credentials');
@@ -233,8 +233,8 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
 
   it('registrations are limited per address, taken names included, and recover after the window', async () => {
     await start({
-      RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: '2',
-      RATE_LIMIT_REGISTRATION_WINDOW_SECONDS: '3',
+      REGISTRATIONS_PER_ADDRESS: '2',
+      REGISTRATION_WINDOW_SECONDS: '3',
     });
     const register = (username: string) =>
       post(REGISTER, { input: { username, email: `${username}@example.com`, password: 'secret123' } });
@@ -255,10 +255,10 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     await start({
       RATE_LIMITS: 'off',
       RATE_LIMIT_USER_OPERATIONS: '1',
-      RATE_LIMIT_ANONYMOUS_OPERATIONS: '1',
-      RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '1',
-      RATE_LIMIT_LOGIN_FAILURES_PER_ADDRESS: '1',
-      RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: '1',
+      RATE_LIMIT_ANON_OPERATIONS: '1',
+      LOGIN_FAILURES_PER_ACCOUNT: '1',
+      LOGIN_FAILURES_PER_ADDRESS: '1',
+      REGISTRATIONS_PER_ADDRESS: '1',
     });
     for (let i = 0; i < 3; i += 1) {
       expect((await login('user', `wrong-${i}`)).body.errors?.[0]?.message).toBe('Invalid credentials');
@@ -277,7 +277,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   });
 
   it('without TRUST_PROXY the socket address counts and X-Forwarded-For is ignored', async () => {
-    await start({ RATE_LIMIT_ANONYMOUS_OPERATIONS: '2', RATE_LIMIT_OPERATIONS_WINDOW_SECONDS: '2' });
+    await start({ RATE_LIMIT_ANON_OPERATIONS: '2', RATE_LIMIT_WINDOW_SECONDS: '2' });
     expect((await post(MOVIE, {}, from('203.0.113.1'))).status).toBe(200);
     expect((await post(MOVIE, {}, from('203.0.113.2'))).status).toBe(200);
     expectRefused(await post(MOVIE, {}, from('203.0.113.3')), 2);
@@ -290,8 +290,8 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   it('with TRUST_PROXY=loopback the forwarded address counts, on /graphql and MCP, an IPv6 /64 or IPv4-mapped form as one address', async () => {
     await start({
       TRUST_PROXY: 'loopback',
-      RATE_LIMIT_ANONYMOUS_OPERATIONS: '2',
-      RATE_LIMIT_OPERATIONS_WINDOW_SECONDS: '2',
+      RATE_LIMIT_ANON_OPERATIONS: '2',
+      RATE_LIMIT_WINDOW_SECONDS: '2',
     });
     expect((await post(MOVIE, {}, from('203.0.113.1'))).status).toBe(200);
     expect((await post(MOVIE, {}, from('203.0.113.1'))).status).toBe(200);
@@ -322,8 +322,8 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   it('with TRUST_PROXY as a hop count the address that many hops back counts', async () => {
     await start({
       TRUST_PROXY: '1',
-      RATE_LIMIT_ANONYMOUS_OPERATIONS: '1',
-      RATE_LIMIT_OPERATIONS_WINDOW_SECONDS: '2',
+      RATE_LIMIT_ANON_OPERATIONS: '1',
+      RATE_LIMIT_WINDOW_SECONDS: '2',
     });
     expect((await post(MOVIE, {}, from('203.0.113.1, 198.51.100.7'))).status).toBe(200);
     // Same last hop, different spoofed first entry: the same client.
@@ -372,8 +372,8 @@ describe('rate-limit settings', () => {
       loadConfig({
         RATE_LIMITS: 'disabled',
         RATE_LIMIT_USER_OPERATIONS: '0',
-        RATE_LIMIT_LOGIN_WINDOW_SECONDS: 'x',
+        LOGIN_FAILURE_WINDOW_SECONDS: 'x',
       }),
-    ).toThrow(/RATE_LIMITS: [\s\S]*RATE_LIMIT_USER_OPERATIONS: [\s\S]*RATE_LIMIT_LOGIN_WINDOW_SECONDS: /);
+    ).toThrow(/RATE_LIMITS: [\s\S]*RATE_LIMIT_USER_OPERATIONS: [\s\S]*LOGIN_FAILURE_WINDOW_SECONDS: /);
   });
 });
