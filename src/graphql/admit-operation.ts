@@ -1,7 +1,8 @@
 /**
  * The rate-limit step of the one pipeline: every executed operation, from /graphql or a tool call, is
  * counted once against its principal before it runs. A refusal is a result without data carrying one
- * RATE_LIMITED error, which /graphql answers as HTTP 429 and MCP as a tool error.
+ * RATE_LIMITED error, which /graphql answers as HTTP 429 and MCP as a tool error. Refusals are not
+ * logged here: the access log (status 429) and the tool audit line (outcome RATE_LIMITED) record each.
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { rateLimited } from '../limits/rate-limited.js';
@@ -23,7 +24,6 @@ export async function admitOperation(context: GraphQLContext): Promise<Execution
     `Too many requests: ${who} may run ${decision.limit} operations ${window}`,
     decision.retryAfterMs,
   );
-  context.logger.warn({ rateLimit: 'operations', signedIn: Boolean(context.viewer) }, 'rate limit reached');
   return {
     errors: [
       new GraphQLError(error.message, {

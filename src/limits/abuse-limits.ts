@@ -98,22 +98,17 @@ export function createAbuseLimits(
     async startLogin(username, clientAddress) {
       const account = accountKey(username);
       const address = addressKey(clientAddress);
-      const [byAccount, byAddress] = await Promise.all([
-        loginFailuresByAccount.consume(account),
-        loginFailuresByAddress.consume(address),
-      ]);
-      if (!byAccount.allowed || !byAddress.allowed) {
-        // A refused attempt hashes nothing and costs the other counter nothing.
-        await Promise.all([
-          byAccount.allowed ? loginFailuresByAccount.reward(account) : undefined,
-          byAddress.allowed ? loginFailuresByAddress.reward(address) : undefined,
-        ]);
-        const waitMs = Math.max(
-          byAccount.allowed ? 0 : byAccount.retryAfterMs,
-          byAddress.allowed ? 0 : byAddress.retryAfterMs,
-        );
+      // The address first: an address over its quota creates no counters for the names it tries.
+      const byAddress = await loginFailuresByAddress.consume(address);
+      const byAccount = byAddress.allowed ? await loginFailuresByAccount.consume(account) : undefined;
+      if (!byAddress.allowed || !byAccount?.allowed) {
+        // A refused attempt hashes nothing and costs the address nothing more.
+        if (byAddress.allowed) await loginFailuresByAddress.reward(address);
         // One message for both counters and for known and unknown accounts alike.
-        throw rateLimited('Too many failed sign-in attempts', waitMs);
+        throw rateLimited(
+          'Too many failed sign-in attempts',
+          byAddress.allowed ? (byAccount?.retryAfterMs ?? 0) : byAddress.retryAfterMs,
+        );
       }
       return {
         async succeeded() {
