@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Env } from '../../src/config.js';
 import { callTool } from '../helpers/mcp.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 const ME = '{ me { username } }';
 const MOVIE = '{ movie(id: "1") { title } }';
@@ -329,6 +330,51 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     // Same last hop, different spoofed first entry: the same client.
     expectRefused(await post(MOVIE, {}, from('192.0.2.1, 198.51.100.7')), 2);
     expect((await post(MOVIE, {}, from('203.0.113.1, 198.51.100.8'))).status).toBe(200);
+  });
+});
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!databaseUrl)('login failures with the store behind a proxy', () => {
+  it('a login that fails because the store is down is not counted as a failed login', async () => {
+    const target = new URL(databaseUrl!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const viaProxy = new URL(databaseUrl!);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const server = await startTestServer('postgres', {
+      env: {
+        DATABASE_URL: viaProxy.toString(),
+        RATE_LIMITS: 'on',
+        LOGIN_FAILURES_PER_ACCOUNT: '2',
+        LOGIN_FAILURES_PER_ADDRESS: '2',
+        LOGIN_FAILURE_WINDOW_SECONDS: '600',
+      },
+    });
+    try {
+      proxy.down();
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await server.graphql(LOGIN, { input: { username: 'user', password: 'user123' } });
+        expect(answer.body.errors?.[0]?.extensions?.classification).toBe('UNAVAILABLE');
+      }
+      proxy.up();
+      // The pool may need an attempt or two to reconnect; those are not counted either.
+      let answer = await server.graphql(LOGIN, { input: { username: 'user', password: 'user123' } });
+      for (
+        let i = 0;
+        i < 20 && answer.body.errors?.[0]?.extensions?.classification === 'UNAVAILABLE';
+        i += 1
+      ) {
+        await sleep(250);
+        answer = await server.graphql(LOGIN, { input: { username: 'user', password: 'user123' } });
+      }
+      expect(answer.status).toBe(200);
+      expect(answer.body.data?.login).toBeTruthy();
+    } finally {
+      proxy.up();
+      await server.stop();
+      await proxy.close();
+    }
   });
 });
 
