@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { BearerVerifier } from './auth/bearer.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Executor } from './graphql/executor.js';
+import type { AbuseLimits } from './limits/abuse-limits.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import { authenticate } from './http/authenticate.js';
@@ -28,6 +29,7 @@ export interface AppDependencies {
   mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'bodyLimitBytes' | 'verifier'>;
   metrics: Metrics;
   isDraining: () => boolean;
+  limits: AbuseLimits;
 }
 
 export function createApp(deps: AppDependencies): Express {
@@ -35,6 +37,8 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Which X-Forwarded-For hops name the client (req.ip): the address rate limits count (TRUST_PROXY).
+  app.set('trust proxy', deps.config.trustProxy);
 
   app.use(requestContext(deps.logger));
   app.use(deps.metrics.middleware);
@@ -50,7 +54,11 @@ export function createApp(deps: AppDependencies): Express {
     // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
     express.text({ type: () => true, limit: deps.config.bodyLimitBytes }),
     authenticate(deps.verifier),
-    graphqlRoute(deps.executor, { store: deps.store, tokens: deps.tokens }, deps.metrics.observeOperation),
+    graphqlRoute(
+      deps.executor,
+      { store: deps.store, tokens: deps.tokens, limits: deps.limits },
+      deps.metrics.observeOperation,
+    ),
   );
 
   app.use(

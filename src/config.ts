@@ -2,6 +2,7 @@
  * The only reader of process.env (STYLE habit 2): every setting is declared, defaulted,
  * documented and validated here, and an invalid environment stops start-up with a readable list.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -87,6 +88,40 @@ const envSchema = z.object({
   OAUTH_JWKS_URL: z.url().optional(),
   /** Signature algorithms accepted from the issuer, comma-separated. */
   OAUTH_ALGORITHMS: z.string().default('RS256,ES256,PS256,EdDSA'),
+
+  // Abuse limits (SPEC section 7). Each window is fixed and starts with a key's first count.
+  /** `off` turns every rate limit off (benchmarks; a deployment whose gateway limits instead). */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** Operations (GraphQL requests and tool calls) a signed-in user may run per operations window. */
+  RATE_LIMIT_USER_OPERATIONS: z.coerce.number().int().min(1).max(1000000).default(600),
+  /** Operations an anonymous client address (an IPv6 /64) may run per operations window. */
+  RATE_LIMIT_ANON_OPERATIONS: z.coerce.number().int().min(1).max(1000000).default(120),
+  /** Length of the window of both operation limits (RATE_LIMIT_USER/ANON_OPERATIONS), in seconds. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /** Failed logins one account name (known or not) may take per login window. */
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100000).default(10),
+  /** Failed logins one client address may make per login window, whatever the accounts. */
+  LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(10),
+  /** Length of the login-failure window, in seconds (15 minutes). */
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
+  /** Registration attempts one client address may make per registration window. */
+  REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(5),
+  /** Length of the registration window, in seconds (an hour). */
+  REGISTRATION_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
+  /**
+   * Which proxies may name the client address in X-Forwarded-For (Express `trust proxy`): `off` (the
+   * socket address), a hop count, or a comma-separated list of addresses, CIDR ranges and the names
+   * loopback, linklocal, uniquelocal.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('off')
+    .transform((value, ctx) => {
+      const trust = parseTrustProxy(value);
+      if (typeof trust !== 'string') return trust;
+      ctx.addIssue({ code: 'custom', message: trust });
+      return z.NEVER;
+    }),
 });
 
 /** The variables this server reads, as strings (what an environment holds). */
@@ -118,6 +153,19 @@ export interface Config {
     circuitOpenMs: number;
   };
   oauth?: { issuer: string; jwksUrl: string; algorithms: string[] };
+  rateLimits: {
+    enabled: boolean;
+    userOperations: number;
+    anonymousOperations: number;
+    operationsWindowSeconds: number;
+    loginFailuresPerAccount: number;
+    loginFailuresPerAddress: number;
+    loginWindowSeconds: number;
+    registrationsPerAddress: number;
+    registrationWindowSeconds: number;
+  };
+  /** Express's `trust proxy`: false (the socket address), a hop count, or trusted addresses and ranges. */
+  trustProxy: false | number | string[];
 }
 
 function list(value: string | undefined): string[] {
@@ -125,6 +173,33 @@ function list(value: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY in Express's terms; a string naming what is wrong with it otherwise. */
+function parseTrustProxy(value: string): Config['trustProxy'] | string {
+  const text = value.trim().toLowerCase();
+  if (text === 'off' || text === 'false' || text === '0') return false;
+  if (/^\d+$/.test(text)) return Number(text) <= 10 ? Number(text) : 'a hop count must be at most 10';
+  if (text === 'true' || text === 'on' || text === 'all') {
+    // Trusting every hop would let any client choose the address its limits are counted under.
+    return 'trusting every proxy lets clients pick their own address: give a hop count or the proxies';
+  }
+  const entries = list(text);
+  const bad = entries.filter((entry) => {
+    if (NAMED_RANGES.includes(entry)) return false;
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || rest.length > 0) return true;
+    if (prefix === undefined) return false;
+    if (/^\d+$/.test(prefix)) return Number(prefix) > (version === 4 ? 32 : 128);
+    return !(version === 4 && isIP(prefix) === 4);
+  });
+  if (entries.length === 0 || bad.length > 0) {
+    return `not a hop count, address, CIDR range or one of ${NAMED_RANGES.join(', ')}: ${bad.join(', ') || value}`;
+  }
+  return entries;
 }
 
 export class ConfigError extends Error {
@@ -192,5 +267,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.OAUTH_ISSUER && e.OAUTH_JWKS_URL
         ? { issuer: e.OAUTH_ISSUER, jwksUrl: e.OAUTH_JWKS_URL, algorithms: list(e.OAUTH_ALGORITHMS) }
         : undefined,
+    rateLimits: {
+      enabled: e.RATE_LIMITS === 'on',
+      userOperations: e.RATE_LIMIT_USER_OPERATIONS,
+      anonymousOperations: e.RATE_LIMIT_ANON_OPERATIONS,
+      operationsWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+      loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+      loginWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+      registrationsPerAddress: e.REGISTRATIONS_PER_ADDRESS,
+      registrationWindowSeconds: e.REGISTRATION_WINDOW_SECONDS,
+    },
+    trustProxy: e.TRUST_PROXY,
   };
 }

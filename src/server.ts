@@ -19,6 +19,7 @@ import { SessionRegistry } from './mcp/sessions.js';
 import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
 import { createLogger, type Logger } from './logger.js';
+import { createAbuseLimits } from './limits/abuse-limits.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 
@@ -83,9 +84,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
   });
   const metrics = createMetrics();
+  const limits = createAbuseLimits(config.rateLimits);
   const runTool = createToolRunner({
     executor,
-    context: { store, tokens },
+    context: { store, tokens, limits },
     breaker,
     operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
@@ -109,6 +111,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     mcp: { server: { operations, runTool, logger }, sessions, oauthIssuer: config.oauth?.issuer },
     metrics,
     isDraining: () => draining,
+    limits,
   });
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { EXTERNAL_SUBJECT_PREFIX, type Identity } from '../auth/identity.js';
 import { isUniqueViolation } from '../store/db-errors.js';
 import type { TokenService } from '../auth/tokens.js';
+import type { AbuseLimits } from '../limits/abuse-limits.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { unauthorized } from '../errors.js';
@@ -17,6 +18,10 @@ export interface GraphQLContext {
   loaders: Loaders;
   logger: Logger;
   requestId: string;
+  /** The rate limits: operations are counted by the executor, login and registration by their resolvers. */
+  limits: AbuseLimits;
+  /** The caller's address as this server trusts it (TRUST_PROXY); undefined for in-process callers. */
+  clientAddress?: string;
   /** Aborted when the caller cancels or its deadline passes; writes check it before committing. */
   signal?: AbortSignal;
   /** Reports a step of a long operation to a caller that asked for progress (MCP progressToken). */
@@ -26,11 +31,15 @@ export interface GraphQLContext {
 export interface ContextDependencies {
   store: Store;
   tokens: TokenService;
+  limits: AbuseLimits;
 }
 
 export function createContext(
   deps: ContextDependencies,
-  request: Pick<GraphQLContext, 'viewer' | 'logger' | 'requestId' | 'signal' | 'reportProgress'>,
+  request: Pick<
+    GraphQLContext,
+    'viewer' | 'logger' | 'requestId' | 'signal' | 'reportProgress' | 'clientAddress'
+  >,
 ): GraphQLContext {
   return { ...deps, ...request, loaders: createLoaders(deps.store) };
 }

@@ -15,6 +15,7 @@ import {
   type GraphQLSchema,
   type Source,
 } from 'graphql';
+import { admitOperation } from './admit-operation.js';
 import type { GraphQLContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
 import { checkOperationLimits, type OperationLimits } from './limits.js';
@@ -84,6 +85,8 @@ export function createExecutor(
 
   async function execute(args: ExecutionArgs): Promise<ExecutionResult> {
     const context = args.contextValue as GraphQLContext;
+    const refused = await admitOperation(context);
+    if (refused) return refused;
     const result = (await graphqlExecute({ ...args, schema })) as ExecutionResult;
     if (!result.errors) return result;
     const log: InternalErrorSink = (error, reference) =>

@@ -8,6 +8,7 @@ import { createHandler, type OperationContext, type Request as GraphQLHttpReques
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import { localsOf } from './locals.js';
+import { rateLimitedResponse } from './rate-limited-response.js';
 
 interface RequestContext {
   res: ExpressResponse;
@@ -50,6 +51,13 @@ export function graphqlRoute(
         const outcome = result.errors?.[0]?.extensions?.classification;
         observe(type, typeof outcome === 'string' ? outcome : 'OK', (performance.now() - started) / 1000);
       }
+      const limited = rateLimitedResponse(
+        result,
+        prefersGraphQLResponse(req.headers)
+          ? 'application/graphql-response+json; charset=utf-8'
+          : 'application/json; charset=utf-8',
+      );
+      if (limited) return limited;
       // GraphQL over HTTP: a graphql-response+json reply without `data` (the request failed before
       // execution, e.g. variable coercion) MUST use a 4xx status; graphql-http answers 200 here.
       if (!('data' in result) && prefersGraphQLResponse(req.headers)) {
@@ -65,9 +73,9 @@ export function graphqlRoute(
       return undefined;
     },
     context: (req) => {
-      const { viewer, logger, requestId } = localsOf(req.context.res);
+      const { viewer, logger, requestId, clientAddress } = localsOf(req.context.res);
       // GraphQLContext is an interface without an index signature; graphql-http only passes it through.
-      return createContext(deps, { viewer, logger, requestId }) as unknown as OperationContext;
+      return createContext(deps, { viewer, logger, requestId, clientAddress }) as unknown as OperationContext;
     },
   });
 

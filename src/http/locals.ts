@@ -8,6 +8,8 @@ export interface RequestLocals {
   logger: Logger;
   /** Set by the authenticate middleware: null for an anonymous request. */
   viewer: Identity | null;
+  /** The client's address: the socket's, or as trusted proxies report it (TRUST_PROXY). */
+  clientAddress: string;
 }
 
 export function localsOf(res: Response): RequestLocals {

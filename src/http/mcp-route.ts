@@ -22,6 +22,7 @@ import type { Config } from '../config.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
 import type { SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
+import { carryClientAddress } from './carry-client-address.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { localsOf } from './locals.js';
 
@@ -235,6 +236,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   };
 
   router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
+  router.all('/mcp', carryClientAddress);
   const readBody = express.text({ type: () => true, limit: options.bodyLimitBytes });
   const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
   if (mcp.mode === 'sessions') {

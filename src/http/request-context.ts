@@ -11,7 +11,13 @@ export function requestContext(logger: Logger): RequestHandler {
     const incoming = req.get('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const started = process.hrtime.bigint();
-    const locals: RequestLocals = { requestId, logger: logger.child({ requestId }), viewer: null };
+    const locals: RequestLocals = {
+      requestId,
+      logger: logger.child({ requestId }),
+      viewer: null,
+      // req.ip follows the app's `trust proxy` setting (TRUST_PROXY); undefined only on a closed socket.
+      clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    };
     Object.assign(res.locals, locals);
     res.setHeader('x-request-id', requestId);
     res.on('finish', () => {

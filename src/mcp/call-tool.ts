@@ -21,6 +21,8 @@ export interface ToolCall {
   operation: CuratedOperation;
   args: Record<string, unknown>;
   viewer: Identity | null;
+  /** The caller's address (rate limits count anonymous calls by it); undefined in-process. */
+  clientAddress?: string;
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
   requestId: string;
@@ -128,6 +130,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       attempt += 1;
       const context = createContext(options.context, {
         viewer: call.viewer,
+        clientAddress: call.clientAddress,
         logger: call.logger,
         requestId: call.requestId,
         signal,

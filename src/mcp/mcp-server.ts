@@ -24,7 +24,8 @@ const INSTRUCTIONS =
   'Movie catalogue tools. Read isError first, then structuredContent.data and structuredContent.errors. ' +
   'Each error has a classification: NOT_FOUND (the id does not exist: use searchMovies to find ids), ' +
   'BAD_REQUEST (fix the arguments; "already in your watch list" means done), UNAUTHORIZED (sign-in needed), ' +
-  'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), INTERNAL_ERROR (report the reference).';
+  'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), RATE_LIMITED (too many calls: wait ' +
+  'extensions.retryAfterSeconds), INTERNAL_ERROR (report the reference).';
 
 export interface McpServerDependencies {
   operations: readonly CuratedOperation[];
@@ -35,6 +36,12 @@ export interface McpServerDependencies {
 /** The identity our auth middleware put on the request, carried by the SDK as authInfo.extra. */
 export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
   return (authInfo?.extra?.identity as Identity | undefined) ?? null;
+}
+
+/** The client address our HTTP layer put beside the identity (rate limits count anonymous calls by it). */
+export function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
+  const address = authInfo?.extra?.clientAddress;
+  return typeof address === 'string' ? address : undefined;
 }
 
 export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): Server {
@@ -68,6 +75,7 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
         operation,
         args: request.params.arguments ?? {},
         viewer: identityOf(extra.authInfo),
+        clientAddress: clientAddressOf(extra.authInfo),
         signal: cancellation.signal,
         requestId,
         logger: deps.logger.child({ mcpRequestId: requestId, sessionId: extra.sessionId }),

@@ -67,6 +67,13 @@ export async function startTestServer(
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
     DATABASE_POOL_SIZE: '5',
+    // The suite sends thousands of requests from 127.0.0.1: limits stay on (their code runs in every
+    // test) but far out of reach; the rate-limit tests set small ones.
+    RATE_LIMIT_USER_OPERATIONS: '1000000',
+    RATE_LIMIT_ANON_OPERATIONS: '1000000',
+    LOGIN_FAILURES_PER_ACCOUNT: '100000',
+    LOGIN_FAILURES_PER_ADDRESS: '100000',
+    REGISTRATIONS_PER_ADDRESS: '100000',
     ...(dialect === 'postgres' ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaName } : {}),
     ...options.env,
   });

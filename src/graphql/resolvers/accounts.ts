@@ -24,6 +24,8 @@ export const accountResolvers = {
     ) {
       const { username, password } = args.input;
       const email = args.input.email.toLowerCase();
+      // Counted before any lookup or hashing: every attempt, taken names included, uses the quota.
+      await ctx.limits.startRegistration(ctx.clientAddress);
       const taken = await ctx.store.accounts.taken(username, email);
       if (taken.username) throw badRequest('This username is already taken', 'input.username');
       if (taken.email) throw badRequest('This e-mail address is already registered', 'input.email');
@@ -44,10 +46,20 @@ export const accountResolvers = {
       return signIn(user, ctx);
     },
     async login(_: unknown, args: { input: { username: string; password: string } }, ctx: GraphQLContext) {
-      const user = await ctx.store.accounts.findByUsername(args.input.username);
-      // Check a decoy hash for unknown users so timing does not reveal which usernames exist.
-      const valid = await verifyPassword(args.input.password, user?.password_hash ?? (await decoyHash));
+      // The failure is counted before the lookup and the (deliberately slow) hash, for every username.
+      const attempt = await ctx.limits.startLogin(args.input.username, ctx.clientAddress);
+      let user: User | undefined;
+      let valid: boolean;
+      try {
+        user = await ctx.store.accounts.findByUsername(args.input.username);
+        // Check a decoy hash for unknown users so timing does not reveal which usernames exist.
+        valid = await verifyPassword(args.input.password, user?.password_hash ?? (await decoyHash));
+      } catch (error) {
+        await attempt.abandoned();
+        throw error;
+      }
       if (!user || !valid) throw badRequest(INVALID_CREDENTIALS);
+      await attempt.succeeded();
       return signIn(user, ctx);
     },
   },
