@@ -43,7 +43,12 @@ export function createApp(deps: AppDependencies): Express {
   app.use(deps.drain.middleware);
   app.use(deps.metrics.middleware);
   app.use(deps.metrics.routes());
-  app.use(healthRoutes({ ping: () => deps.store.handle.ping(), isDraining: () => deps.drain.phase() !== 'serving' }));
+  app.use(
+    healthRoutes({
+      ping: () => deps.store.handle.ping(),
+      isDraining: () => deps.drain.phase() !== 'serving',
+    }),
+  );
 
   if (deps.config.graphql.graphiql) {
     app.use(graphiqlAssets());

@@ -56,8 +56,11 @@ describe('session and shutdown settings', () => {
       shutdown: { delayMs: 0, graceMs: 10000 },
     });
     expect(
-      loadConfig({ MCP_MAX_SESSIONS: '3', MCP_MAX_SESSIONS_PER_USER: '50', MCP_MAX_SESSIONS_PER_ADDRESS: '2' })
-        .mcp,
+      loadConfig({
+        MCP_MAX_SESSIONS: '3',
+        MCP_MAX_SESSIONS_PER_USER: '50',
+        MCP_MAX_SESSIONS_PER_ADDRESS: '2',
+      }).mcp,
     ).toMatchObject({ maxSessions: 3, maxSessionsPerUser: 3, maxSessionsPerAddress: 2 });
   });
 });

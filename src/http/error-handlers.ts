@@ -29,7 +29,8 @@ export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
   const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
   if (known) return sendError(res, known.status, 'BAD_REQUEST', known.message);
   // Other client errors raised by Express or its parsers (http-errors with a 4xx status) stay 4xx.
-  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  const status =
+    typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return sendError(res, status, 'BAD_REQUEST', 'The request could not be processed');
   }

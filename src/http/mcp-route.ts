@@ -7,13 +7,7 @@
  * bearer auth with RFC 9728 discovery, and cancellation in stateless mode.
  */
 import { randomUUID } from 'node:crypto';
-import express, {
-  Router,
-  type ErrorRequestHandler,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -251,7 +245,8 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     if (type === 'entity.too.large')
       return sendJsonRpcError(res, 413, -32600, 'Invalid Request: the body is too large');
     const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
-    if (known) return sendJsonRpcError(res, known.status, known.status === 400 ? -32700 : -32000, known.message);
+    if (known)
+      return sendJsonRpcError(res, known.status, known.status === 400 ? -32700 : -32000, known.message);
     if (typeof type === 'string' && type.startsWith('entity.'))
       return sendJsonRpcError(res, 400, -32700, 'Parse error: the body could not be read');
     next(error);

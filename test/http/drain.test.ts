@@ -20,12 +20,14 @@ import { TEST_JWT_SECRET, dialects, startTestServer } from '../helpers/server.js
 
 const TITLE = 'The Shawshank Redemption';
 const QUERY = JSON.stringify({ query: '{ movie(id: "1") { title } }' });
-const CALL = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 77,
-  method: 'tools/call',
-  params: { name: 'getMovie', arguments: { id: '1' } },
-});
+/** A tools/call request; ids must differ between requests in flight on one session. */
+const call = (id: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'getMovie', arguments: { id: '1' } },
+  });
 
 interface LoadReport {
   ok: number;
@@ -103,7 +105,9 @@ async function rawSession(url: string, token: string): Promise<Record<string, st
 /** Holds `count` tool calls on a session and `count` GraphQL requests, all received by the server. */
 async function holdRequests(url: string, session: Record<string, string>, count: number) {
   const mcp = await Promise.all(
-    Array.from({ length: count }, () => holdRequest(`${url}/mcp`, { headers: session, body: CALL })),
+    Array.from({ length: count }, (_, i) =>
+      holdRequest(`${url}/mcp`, { headers: session, body: call(100 + i) }),
+    ),
   );
   const graphql = await Promise.all(
     Array.from({ length: count }, () =>
@@ -114,12 +118,12 @@ async function holdRequests(url: string, session: Record<string, string>, count:
 }
 
 function expectFullAnswers(mcp: RawResponse[], graphql: RawResponse[]): void {
-  for (const response of mcp) {
+  for (const [i, response] of mcp.entries()) {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/text\/event-stream/);
     const data = /^data: (.*)$/m.exec(response.body)?.[1];
     expect(JSON.parse(data!)).toMatchObject({
-      id: 77,
+      id: 100 + i,
       result: { isError: false, structuredContent: { data: { title: TITLE } } },
     });
   }
@@ -170,7 +174,7 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
           headers: MCP_HEADERS,
           body: JSON.stringify(INITIALIZE),
         }),
-        await raw(`${server.url}/mcp`, { method: 'POST', headers: session, body: CALL }),
+        await raw(`${server.url}/mcp`, { method: 'POST', headers: session, body: call(200) }),
         await raw(`${server.url}/graphql?query=%7B__typename%7D`),
         await raw(`${server.url}/graphql`, {
           method: 'POST',
@@ -240,9 +244,10 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
   });
 });
 
-describe.each(dialects)('the built server on SIGTERM (%s)', (dialect) => {
-  const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../..');
+let built = false;
 
+describe.each(dialects)('the built server on SIGTERM (%s)', (dialect) => {
   async function startBuilt(): Promise<{
     child: ChildProcess;
     url: string;
@@ -296,7 +301,9 @@ describe.each(dialects)('the built server on SIGTERM (%s)', (dialect) => {
   }
 
   it('node dist/main.js drains 50 busy connections and exits 0', async () => {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    // Built once per file: both dialects run the same dist/.
+    if (!built) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    built = true;
     const server = await startBuilt();
     try {
       const login = await raw(`${server.url}/graphql`, {

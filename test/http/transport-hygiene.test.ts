@@ -10,7 +10,8 @@ import { raw, type RawResponse } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 
 const QUERY = JSON.stringify({ query: '{ movie(id: "1") { title } }' });
-const LEAK = /<html|<!DOCTYPE|\bat [\w.<>]+ \(|node_modules|\/src\/|zod|ajv|express|body-parser|zlib|stack|SQL/i;
+const LEAK =
+  /<html|<!DOCTYPE|\bat [\w.<>]+ \(|node_modules|\/src\/|zod|ajv|express|body-parser|zlib|stack|SQL/i;
 
 function expectClean(response: RawResponse): void {
   expect(response.status).toBeLessThan(500);
@@ -27,14 +28,23 @@ describe.each(dialects)('transport hygiene (%s)', (dialect) => {
   const mcp = (body: string, headers: Record<string, string> = {}) =>
     raw(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', ...headers },
+      headers: {
+        ...MCP_HEADERS,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+        ...headers,
+      },
       body,
     });
   const call = (params: string) => mcp(`{"jsonrpc":"2.0","id":41,"method":"tools/call","params":${params}}`);
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    const init = await raw(`${server.url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(INITIALIZE) });
+    const init = await raw(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify(INITIALIZE),
+    });
     sessionId = init.headers['mcp-session-id'] as string;
   });
   afterAll(() => server.stop());
@@ -109,7 +119,10 @@ describe.each(dialects)('transport hygiene (%s)', (dialect) => {
       });
       expect(JSON.parse(response.body)).toMatchObject({
         id: 1,
-        error: { code: -32602, message: 'Invalid params: params.protocolVersion: expected string, received number' },
+        error: {
+          code: -32602,
+          message: 'Invalid params: params.protocolVersion: expected string, received number',
+        },
       });
     });
 
@@ -142,7 +155,12 @@ describe.each(dialects)('transport hygiene (%s)', (dialect) => {
       ['POST', '/graphql', { 'content-type': 'application/json; charset=latin-9' }, QUERY],
       ['POST', '/mcp', MCP_HEADERS, '{"jsonrpc": '],
       ['POST', '/mcp', { ...MCP_HEADERS, 'content-type': 'application/json; charset=koi8-x' }, '{}'],
-      ['POST', '/mcp', MCP_HEADERS, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${nested(5000)}}`],
+      [
+        'POST',
+        '/mcp',
+        MCP_HEADERS,
+        `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${nested(5000)}}`,
+      ],
     ];
     for (const [method, path, headers, body] of cases) {
       const response = await raw(`${server.url}${path}`, { method, headers, body });

@@ -52,7 +52,9 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
       const statuses: number[] = [];
       const retryAfter = new Set<unknown>();
       for (let batch = 0; batch < 20; batch += 1) {
-        const responses = await Promise.all(Array.from({ length: 50 }, () => initialize(server, '127.0.0.2')));
+        const responses = await Promise.all(
+          Array.from({ length: 50 }, () => initialize(server, '127.0.0.2')),
+        );
         for (const response of responses) {
           statuses.push(response.status);
           if (response.status === 429) {
@@ -163,7 +165,13 @@ describe('the session registry', () => {
   };
 
   it('gives the slot back when opening a session throws, before or after it got its id', async () => {
-    const registry = new SessionRegistry({ maxSessions: 1, maxPerUser: 1, maxPerAddress: 1, idleMs: 60_000, logger });
+    const registry = new SessionRegistry({
+      maxSessions: 1,
+      maxPerUser: 1,
+      maxPerAddress: 1,
+      idleMs: 60_000,
+      logger,
+    });
     await expect(
       registry.open('address:a', async () => {
         throw new Error('connect failed');

@@ -43,7 +43,10 @@ describe.skipIf(!databaseUrl)('stateless cancellation (postgres)', () => {
       localAddress: from,
     });
   const getMovie = (id: number, from: string) =>
-    post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getMovie', arguments: { id: '1' } } }, from);
+    post(
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getMovie', arguments: { id: '1' } } },
+      from,
+    );
   const cancel = (requestId: number, from: string, token?: string) =>
     post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } }, from, token);
 
@@ -59,7 +62,10 @@ describe.skipIf(!databaseUrl)('stateless cancellation (postgres)', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     proxy.resume();
 
-    const answered = JSON.parse((await mine).body) as { id: number; result: { isError: boolean; structuredContent: unknown } };
+    const answered = JSON.parse((await mine).body) as {
+      id: number;
+      result: { isError: boolean; structuredContent: unknown };
+    };
     expect(answered).toMatchObject({
       id: 7,
       result: { isError: false, structuredContent: { data: { title: 'The Shawshank Redemption' } } },
