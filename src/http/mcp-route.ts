@@ -15,7 +15,7 @@ import type { BearerVerifier } from '../auth/bearer.js';
 import { ALL_SCOPES } from '../auth/identity.js';
 import { isLoopbackHost, type Config } from '../config.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
-import { checkRequestParams } from '../mcp/check-request-params.js';
+import { checkRequestParams, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
 import { BODY_ERRORS } from './error-handlers.js';
@@ -216,14 +216,24 @@ export function mcpRoutes(options: McpRouteOptions): Router {
         'Invalid Request: the body must be a JSON-RPC message object',
       );
     }
-    const { id } = message as { id?: unknown };
-    if (id !== undefined) {
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
       const problem = checkRequestParams(message, mcp.maxArgumentDepth);
       // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
       if (problem) {
         res.status(200).json({ jsonrpc: '2.0', id, error: { code: -32602, message: problem } });
         return;
       }
+    }
+    // Anything else nested that deep (a response's result, a notification's params) would overflow the
+    // SDK's parser, whose error names the overflow.
+    if (nestsDeeperThan(message, mcp.maxArgumentDepth + 2)) {
+      return sendJsonRpcError(
+        res,
+        400,
+        -32600,
+        `Invalid Request: the message is nested deeper than ${mcp.maxArgumentDepth} levels`,
+      );
     }
     // A client asking for a revision we do not speak is answered with ours (the spec's negotiation).
     if (

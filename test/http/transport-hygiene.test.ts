@@ -140,6 +140,20 @@ describe.each(dialects)('transport hygiene (%s)', (dialect) => {
       const over = await call(`{"name":"getMovie","arguments":{"id":${nested(64)}}}`);
       expect(over.body).toMatch(/nested deeper than 64 levels/);
     });
+
+    it('any other message nested 5,000 deep (a response, a notification) is -32600 without internals', async () => {
+      for (const body of [
+        `{"jsonrpc":"2.0","id":1,"result":${nested(5000)}}`,
+        `{"jsonrpc":"2.0","method":"notifications/cancelled","params":${nested(5000)}}`,
+      ]) {
+        const response = await mcp(body);
+        expect(response.status).toBe(400);
+        expect(JSON.parse(response.body)).toMatchObject({
+          error: { code: -32600, message: 'Invalid Request: the message is nested deeper than 64 levels' },
+        });
+        expect(response.body).not.toMatch(/RangeError|call stack/);
+      }
+    });
   });
 
   it('odd methods, paths and bodies are JSON 4xx, never HTML or 5xx', async () => {
