@@ -69,7 +69,7 @@ const envSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Host header values allowed on /mcp, comma-separated; defaults to loopback names when bound to loopback. */
   MCP_ALLOWED_HOSTS: z.string().optional(),
-  /** Most MCP sessions kept at once; a new one beyond this is answered 503. */
+  /** Most MCP sessions kept at once; beyond it the least recently used idle one is closed (503 if all are busy). */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
   /** A session unused for this long is closed. */
   MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
