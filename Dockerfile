@@ -13,10 +13,13 @@ RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: production dependencies and compiled code only, as the unprivileged node user.
 FROM node:22-bookworm-slim
+# A public bind must name the Host values it is reached by (DNS-rebinding protection); the default fits
+# `docker run -p 127.0.0.1:8080:8080`. Set PUBLIC_URL (and MCP_ALLOWED_HOSTS) for a real deployment.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    DATA_DIR=/app/data
+    DATA_DIR=/app/data \
+    MCP_ALLOWED_HOSTS=localhost,127.0.0.1
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -16,7 +16,9 @@ import { graphiqlAssets, sendGraphiQL, wantsGraphiQL } from './http/graphiql.js'
 import { graphqlRoute } from './http/graphql-route.js';
 import { healthRoutes } from './http/health.js';
 import { mcpRoutes, type McpRouteOptions } from './http/mcp-route.js';
+import type { DrainGate } from './http/drain-gate.js';
 import type { Metrics } from './http/metrics.js';
+import { readBody } from './http/read-body.js';
 import { requestContext } from './http/request-context.js';
 
 export interface AppDependencies {
@@ -28,8 +30,9 @@ export interface AppDependencies {
   verifier: BearerVerifier;
   mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'bodyLimitBytes' | 'verifier'>;
   metrics: Metrics;
-  isDraining: () => boolean;
   limits: AbuseLimits;
+  /** Refuses new requests while the server drains (server.ts drives its phases). */
+  drain: DrainGate;
 }
 
 export function createApp(deps: AppDependencies): Express {
@@ -41,9 +44,15 @@ export function createApp(deps: AppDependencies): Express {
   app.set('trust proxy', deps.config.trustProxy);
 
   app.use(requestContext(deps.logger));
+  app.use(deps.drain.middleware);
   app.use(deps.metrics.middleware);
   app.use(deps.metrics.routes());
-  app.use(healthRoutes({ ping: () => deps.store.handle.ping(), isDraining: deps.isDraining }));
+  app.use(
+    healthRoutes({
+      ping: () => deps.store.handle.ping(),
+      isDraining: () => deps.drain.phase() !== 'serving',
+    }),
+  );
 
   if (deps.config.graphql.graphiql) {
     app.use(graphiqlAssets());
@@ -52,7 +61,7 @@ export function createApp(deps: AppDependencies): Express {
   app.all(
     '/graphql',
     // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
-    express.text({ type: () => true, limit: deps.config.bodyLimitBytes }),
+    readBody(deps.config.bodyLimitBytes),
     authenticate(deps.verifier),
     graphqlRoute(
       deps.executor,

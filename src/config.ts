@@ -70,7 +70,7 @@ const envSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Host header values allowed on /mcp, comma-separated; defaults to loopback names when bound to loopback. */
   MCP_ALLOWED_HOSTS: z.string().optional(),
-  /** Most MCP sessions kept at once; a new one beyond this is answered 503. */
+  /** Most MCP sessions kept at once; beyond it the least recently used idle one is closed (503 if all are busy). */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
   /** A session unused for this long is closed. */
   MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
@@ -122,6 +122,17 @@ const envSchema = z.object({
       ctx.addIssue({ code: 'custom', message: trust });
       return z.NEVER;
     }),
+  // Sessions, transport bounds and shutdown (issue 6, items 6 to 9).
+  /** Most MCP sessions one signed-in user may hold at once (capped by MCP_MAX_SESSIONS). */
+  MCP_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(100000).default(20),
+  /** Most MCP sessions anonymous callers from one client address may hold at once (capped by MCP_MAX_SESSIONS). */
+  MCP_MAX_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(10),
+  /** Deepest nesting of a JSON-RPC message's params (tool arguments included); deeper is -32602. */
+  MCP_MAX_ARGUMENT_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
+  /** On SIGTERM, how long /readyz reports draining while everything is still served (load balancer pre-stop). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300000).default(0),
+  /** After the pre-stop delay, how long requests already received may take to finish before they are cut. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
 });
 
 /** The variables this server reads, as strings (what an environment holds). */
@@ -151,7 +162,11 @@ export interface Config {
     readRetries: number;
     circuitFailures: number;
     circuitOpenMs: number;
+    maxSessionsPerUser: number;
+    maxSessionsPerAddress: number;
+    maxArgumentDepth: number;
   };
+  shutdown: { delayMs: number; graceMs: number };
   oauth?: { issuer: string; jwksUrl: string; algorithms: string[] };
   rateLimits: {
     enabled: boolean;
@@ -202,6 +217,12 @@ function parseTrustProxy(value: string): Config['trustProxy'] | string {
   return entries;
 }
 
+/** Names and addresses that only this machine can reach: binding them needs no Host allowlist. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -233,6 +254,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'PUBLIC_URL: required with OAUTH_ISSUER (tokens must name <PUBLIC_URL>/mcp as audience)',
     ]);
   }
+  if (!isLoopbackHost(e.HOST) && !e.PUBLIC_URL && !e.MCP_ALLOWED_HOSTS) {
+    throw new ConfigError([
+      `PUBLIC_URL or MCP_ALLOWED_HOSTS: required when HOST (${e.HOST}) is not a loopback address, so /mcp ` +
+        'accepts only the Host names it is really reached by (DNS-rebinding protection)',
+    ]);
+  }
   return {
     nodeEnv: e.NODE_ENV,
     host: e.HOST,
@@ -262,7 +289,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       readRetries: e.MCP_READ_RETRIES,
       circuitFailures: e.MCP_CIRCUIT_FAILURES,
       circuitOpenMs: e.MCP_CIRCUIT_OPEN_MS,
+      // A per-principal cap above the global one would be no cap at all.
+      maxSessionsPerUser: Math.min(e.MCP_MAX_SESSIONS_PER_USER, e.MCP_MAX_SESSIONS),
+      maxSessionsPerAddress: Math.min(e.MCP_MAX_SESSIONS_PER_ADDRESS, e.MCP_MAX_SESSIONS),
+      maxArgumentDepth: e.MCP_MAX_ARGUMENT_DEPTH,
     },
+    shutdown: { delayMs: e.SHUTDOWN_DELAY_MS, graceMs: e.SHUTDOWN_GRACE_MS },
     oauth:
       e.OAUTH_ISSUER && e.OAUTH_JWKS_URL
         ? { issuer: e.OAUTH_ISSUER, jwksUrl: e.OAUTH_JWKS_URL, algorithms: list(e.OAUTH_ALGORITHMS) }

@@ -12,6 +12,7 @@ import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
 import { withAccountCheck } from './auth/account-check.js';
 import { createExecutor } from './graphql/executor.js';
+import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
 import { createCircuitBreaker } from './mcp/circuit-breaker.js';
@@ -29,11 +30,13 @@ export interface RunningServer {
   store: Store;
   tokens: TokenService;
   logger: Logger;
-  /** Stops accepting, lets in-flight requests finish (up to the grace period), closes the database. */
+  /**
+   * Drains (SIGTERM): readiness turns false, the pre-stop delay runs, new requests get 503 while those
+   * already received finish (up to the grace period), then sessions and connections close and the
+   * database last. Calling it again returns the same promise.
+   */
   close(): Promise<void>;
 }
-
-const DRAIN_GRACE_MS = 10_000;
 
 export interface ServerOptions {
   logger?: Logger;
@@ -97,10 +100,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   });
   const sessions = new SessionRegistry({
     maxSessions: config.mcp.maxSessions,
+    maxPerUser: config.mcp.maxSessionsPerUser,
+    maxPerAddress: config.mcp.maxSessionsPerAddress,
     idleMs: config.mcp.sessionIdleMs,
     logger,
   });
-  let draining = false;
+  const drain = createDrainGate();
   const app = createApp({
     config,
     logger,
@@ -110,8 +115,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     verifier,
     mcp: { server: { operations, runTool, logger }, sessions, oauthIssuer: config.oauth?.issuer },
     metrics,
-    isDraining: () => draining,
     limits,
+    drain,
   });
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -126,25 +131,31 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   logger.info({ port, host: config.host, database: handle.dialect }, 'listening');
 
+  let closing: Promise<void> | undefined;
+  // Sessions close only after the requests on them finished: closing them first reset in-flight calls.
+  async function drainAndClose(): Promise<void> {
+    drain.stopReadiness();
+    logger.info({ delayMs: config.shutdown.delayMs }, 'draining: not ready');
+    if (config.shutdown.delayMs > 0) await new Promise((r) => setTimeout(r, config.shutdown.delayMs));
+    const pending = drain.inFlight();
+    const settled = await drain.settle(config.shutdown.graceMs);
+    logger.info({ waitedFor: pending, settled, cut: drain.inFlight() }, 'draining: requests finished');
+    await sessions.closeAll();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+    await handle.close();
+  }
+
   return {
     url: `http://${host}:${port}`,
     port,
     store,
     tokens,
     logger,
-    async close() {
-      draining = true;
-      // Sessions first: their SSE streams would otherwise hold connections open for the whole grace period.
-      await sessions.closeAll();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Connections still busy finish their request; any that outlive the grace period are cut.
-      const grace = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS);
-      const idleSweep = setInterval(() => server.closeIdleConnections(), 200);
-      await closed;
-      clearInterval(idleSweep);
-      clearTimeout(grace);
-      await handle.close();
+    close() {
+      closing ??= drainAndClose();
+      return closing;
     },
   };
 }

@@ -31,3 +31,36 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('binding a public address', () => {
+  it('refuses to start without PUBLIC_URL or MCP_ALLOWED_HOSTS, naming both', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.20', 'moviedb.internal']) {
+      expect(() => loadConfig({ HOST }), HOST).toThrow(
+        /PUBLIC_URL or MCP_ALLOWED_HOSTS: required when HOST \(.+\) is not a loopback address/,
+      );
+    }
+  });
+
+  it('starts with either of them, and on loopback without them', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://movies.example.com' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0', MCP_ALLOWED_HOSTS: 'movies.example.com' }).host).toBe('0.0.0.0');
+    for (const HOST of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'])
+      expect(loadConfig({ HOST }).host, HOST).toBe(HOST);
+  });
+});
+
+describe('session and shutdown settings', () => {
+  it('defaults, and a per-principal cap never above the global one', () => {
+    expect(loadConfig({})).toMatchObject({
+      mcp: { maxSessions: 1000, maxSessionsPerUser: 20, maxSessionsPerAddress: 10, maxArgumentDepth: 64 },
+      shutdown: { delayMs: 0, graceMs: 10000 },
+    });
+    expect(
+      loadConfig({
+        MCP_MAX_SESSIONS: '3',
+        MCP_MAX_SESSIONS_PER_USER: '50',
+        MCP_MAX_SESSIONS_PER_ADDRESS: '2',
+      }).mcp,
+    ).toMatchObject({ maxSessions: 3, maxSessionsPerUser: 3, maxSessionsPerAddress: 2 });
+  });
+});

@@ -11,12 +11,16 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
 };
 
-/** body-parser marks its errors with a `type`; those are the client's mistakes. */
-const BODY_ERRORS: Record<string, { status: number; message: string }> = {
+/** body-parser (and readBody) mark their errors with a `type`; those are the client's mistakes. */
+export const BODY_ERRORS: Record<string, { status: number; message: string }> = {
   'entity.too.large': { status: 413, message: 'The request body is too large' },
   'entity.parse.failed': { status: 400, message: 'The request body is not valid JSON' },
   'charset.unsupported': { status: 415, message: 'The request body charset is not supported; use UTF-8' },
-  'encoding.unsupported': { status: 415, message: 'The request body encoding is not supported' },
+  'encoding.unsupported': {
+    status: 415,
+    message: 'The request Content-Encoding is not supported; send the body plain, or as gzip, deflate or br',
+  },
+  'encoding.mismatch': { status: 400, message: 'The request body does not match its Content-Encoding' },
   'request.aborted': { status: 400, message: 'The request was aborted' },
 };
 
@@ -24,6 +28,12 @@ export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
   const type = typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
   const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
   if (known) return sendError(res, known.status, 'BAD_REQUEST', known.message);
+  // Other client errors raised by Express or its parsers (http-errors with a 4xx status) stay 4xx.
+  const status =
+    typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return sendError(res, status, 'BAD_REQUEST', 'The request could not be processed');
+  }
   const reference = randomUUID();
   (localsOf(res).logger ?? console).error({ err: error, reference }, 'unhandled error');
   sendError(res, 500, 'INTERNAL_ERROR', `An unexpected error occurred. Reference: ${reference}`, {

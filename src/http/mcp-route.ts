@@ -2,29 +2,27 @@
  * The Streamable HTTP endpoint /mcp (SPEC section 6) on Express, around the SDK's transport. Our layer
  * adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
  * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches,
- * 405 with Allow for other methods, sessions bound to their creator, a session cap (503), bearer auth
- * with RFC 9728 discovery, and cancellation in stateless mode.
+ * 405 with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their
+ * creator and capped per principal (429) and in total (least recently used idle one evicted, else 503),
+ * bearer auth with RFC 9728 discovery, and cancellation in stateless mode.
  */
 import { randomUUID } from 'node:crypto';
-import express, {
-  Router,
-  type ErrorRequestHandler,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { BearerVerifier } from '../auth/bearer.js';
 import { ALL_SCOPES } from '../auth/identity.js';
-import type { Config } from '../config.js';
+import { isLoopbackHost, type Config } from '../config.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
-import type { SessionRegistry } from '../mcp/sessions.js';
+import { checkRequestParams, nestsDeeperThan } from '../mcp/check-request-params.js';
+import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryClientAddress } from './carry-client-address.js';
+import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { localsOf } from './locals.js';
+import { readBody } from './read-body.js';
 
 /**
  * The revisions this server speaks: 2025-11-25 and 2025-06-18 (SPEC), plus 2025-03-26, whose transport
@@ -49,9 +47,13 @@ function sendJsonRpcError(
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  data?: Record<string, unknown>,
 ): void {
   if (res.headersSent) return;
-  res.status(status).set(headers).json({ jsonrpc: '2.0', id: null, error: { code, message } });
+  res
+    .status(status)
+    .set(headers)
+    .json({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } });
 }
 
 function hostnameOf(hostHeader: string): string {
@@ -70,9 +72,16 @@ function baseUrl(req: Request, configured: string | undefined): string {
 export function mcpRoutes(options: McpRouteOptions): Router {
   const router = Router();
   const { mcp } = options;
-  const loopbackBind = LOOPBACK_NAMES.includes(options.listenHost);
-  const publicHost = mcp.publicUrl ? new URL(mcp.publicUrl).hostname : undefined;
-  const allowedHosts = mcp.allowedHosts ?? (loopbackBind ? LOOPBACK_NAMES : undefined);
+  const loopbackBind = isLoopbackHost(options.listenHost);
+  const publicOrigin = mcp.publicUrl ? new URL(mcp.publicUrl) : undefined;
+  // Never "any Host": config refuses a public bind without PUBLIC_URL or MCP_ALLOWED_HOSTS.
+  const allowedHosts = [
+    ...(mcp.allowedHosts ?? (loopbackBind ? LOOPBACK_NAMES : [])),
+    ...(publicOrigin ? [publicOrigin.hostname] : []),
+  ];
+  // Origins a browser may call from. The request's own Host is never one of them: a DNS-rebinding
+  // page controls it.
+  const allowedOrigins = new Set([...mcp.allowedOrigins, ...(publicOrigin ? [publicOrigin.origin] : [])]);
 
   const metadataUrl = (req: Request) =>
     `${baseUrl(req, mcp.publicUrl)}/.well-known/oauth-protected-resource/mcp`;
@@ -95,24 +104,20 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   const guardOriginAndHost: RequestHandler = (req, res, next) => {
     const host = req.get('host') ?? '';
     const hostname = hostnameOf(host);
-    const hostAllowed =
-      !allowedHosts ||
-      allowedHosts.includes(hostname) ||
-      allowedHosts.includes(host) ||
-      hostname === publicHost;
+    const hostAllowed = allowedHosts.includes(hostname) || allowedHosts.includes(host);
     if (!hostAllowed) return sendJsonRpcError(res, 403, -32000, `Forbidden: Host ${host} is not allowed`);
     const origin = req.get('origin');
     if (origin !== undefined) {
-      let originHost = '';
       let originName = '';
+      let normalized = '';
       try {
-        ({ host: originHost, hostname: originName } = new URL(origin));
+        ({ hostname: originName, origin: normalized } = new URL(origin));
       } catch {
         return sendJsonRpcError(res, 403, -32000, 'Forbidden: malformed Origin');
       }
       const allowed =
-        mcp.allowedOrigins.includes(origin) ||
-        originHost === host ||
+        allowedOrigins.has(origin) ||
+        allowedOrigins.has(normalized) ||
         (loopbackBind && LOOPBACK_NAMES.includes(originName) && LOOPBACK_NAMES.includes(hostname));
       if (!allowed) return sendJsonRpcError(res, 403, -32000, `Forbidden: Origin ${origin} is not allowed`);
     }
@@ -213,6 +218,25 @@ export function mcpRoutes(options: McpRouteOptions): Router {
         'Invalid Request: the body must be a JSON-RPC message object',
       );
     }
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
+      const problem = checkRequestParams(message, mcp.maxArgumentDepth);
+      // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
+      if (problem) {
+        res.status(200).json({ jsonrpc: '2.0', id, error: { code: -32602, message: problem } });
+        return;
+      }
+    }
+    // Anything else nested that deep (a response's result, a notification's params) would overflow the
+    // SDK's parser, whose error names the overflow.
+    if (nestsDeeperThan(message, mcp.maxArgumentDepth + 2)) {
+      return sendJsonRpcError(
+        res,
+        400,
+        -32600,
+        `Invalid Request: the message is nested deeper than ${mcp.maxArgumentDepth} levels`,
+      );
+    }
     // A client asking for a revision we do not speak is answered with ours (the spec's negotiation).
     if (
       isInitializeRequest(message) &&
@@ -225,11 +249,16 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   };
 
   const subjectOf = (res: Response) => localsOf(res).viewer?.subject ?? null;
+  // req.ip follows Express's `trust proxy` setting, so behind a trusted proxy it is the real client.
+  const principal = (req: Request, res: Response) => principalOf(subjectOf(res), req.ip);
 
   const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large')
       return sendJsonRpcError(res, 413, -32600, 'Invalid Request: the body is too large');
+    const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
+    if (known)
+      return sendJsonRpcError(res, known.status, known.status === 400 ? -32700 : -32000, known.message);
     if (typeof type === 'string' && type.startsWith('entity.'))
       return sendJsonRpcError(res, 400, -32700, 'Parse error: the body could not be read');
     next(error);
@@ -237,24 +266,26 @@ export function mcpRoutes(options: McpRouteOptions): Router {
 
   router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
   router.all('/mcp', carryClientAddress);
-  const readBody = express.text({ type: () => true, limit: options.bodyLimitBytes });
+  const body = readBody(options.bodyLimitBytes);
   const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
   if (mcp.mode === 'sessions') {
-    const handle = sessionHandlers(options, subjectOf);
-    router.post('/mcp', readBody, parseBody, scopeCheck, handle.post);
+    const handle = sessionHandlers(options, subjectOf, principal);
+    router.post('/mcp', body, parseBody, scopeCheck, handle.post);
     router.get('/mcp', handle.stream);
     router.delete('/mcp', handle.stream);
   } else {
-    router.post('/mcp', readBody, parseBody, scopeCheck, statelessPost(options, subjectOf));
+    router.post('/mcp', body, parseBody, scopeCheck, statelessPost(options, principal));
   }
   router.use('/mcp', bodyErrors);
   return router;
 }
 
 type SubjectOf = (res: Response) => string | null;
+type PrincipalOf = (req: Request, res: Response) => string;
 
-function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf) {
+function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalOf: PrincipalOf) {
   const { sessions } = options;
+  const busyUntilClosed = (res: Response) => (listener: () => void) => res.once('close', listener);
 
   const post: RequestHandler = async (req, res, next) => {
     try {
@@ -264,6 +295,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf) {
         const session = sessions.find(sessionId, subjectOf(res));
         if (!session)
           return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
+        sessions.track(session, busyUntilClosed(res));
         return await session.transport.handleRequest(req, res, message);
       }
       if (!isInitializeRequest(message)) {
@@ -274,34 +306,44 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf) {
           'Bad Request: Mcp-Session-Id header is required (send initialize first)',
         );
       }
-      if (!sessions.reserve()) {
+      const owner = subjectOf(res);
+      const refusal = await sessions.open(principalOf(req, res), async (commit) => {
+        const server = createMcpServer(options.server);
+        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (id: string) => commit(id, { transport, server, owner }),
+          onsessionclosed: (id) => sessions.delete(id),
+        });
+        transport.onclose = () => {
+          if (transport.sessionId) sessions.delete(transport.sessionId);
+        };
+        try {
+          await server.connect(transport);
+          await transport.handleRequest(req, res, message);
+        } finally {
+          // Initialization failed (no session id): nothing else will close this server.
+          if (!transport.sessionId) await server.close().catch(() => undefined);
+        }
+      });
+      if (refusal === 'principal-cap') {
+        return sendJsonRpcError(
+          res,
+          429,
+          -32000,
+          'Too Many Requests: this client holds as many sessions as it may; end one with DELETE or reuse it',
+          { 'Retry-After': '60' },
+          { classification: 'RATE_LIMITED', retryAfterSeconds: 60 },
+        );
+      }
+      if (refusal === 'full') {
         return sendJsonRpcError(
           res,
           503,
           -32000,
-          'Service Unavailable: too many open sessions; try again later',
+          'Service Unavailable: too many sessions are busy; try again later',
           { 'Retry-After': '30' },
+          { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
         );
-      }
-      const owner = subjectOf(res);
-      const server = createMcpServer(options.server);
-      let registered = false;
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => {
-          registered = true;
-          sessions.add(id, { transport, server, owner, lastSeen: Date.now() });
-        },
-        onsessionclosed: (id) => sessions.delete(id),
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res, message);
-      if (!registered) {
-        sessions.release();
-        await server.close();
       }
     } catch (error) {
       next(error);
@@ -315,6 +357,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf) {
         return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       const session = sessions.find(sessionId, subjectOf(res));
       if (!session) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+      sessions.track(session, busyUntilClosed(res));
       await session.transport.handleRequest(req, res);
       if (req.method === 'DELETE') sessions.delete(sessionId);
     } catch (error) {
@@ -327,11 +370,15 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf) {
 
 /**
  * Stateless mode: a fresh server and transport per request (the SDK cannot reuse them). A cancellation
- * arrives on a request of its own, so in-flight calls are kept by (caller, request id) to be aborted.
+ * arrives on a request of its own, so in-flight calls are kept by (principal, request id) to be aborted.
+ * The principal is the verified subject, or for anonymous callers the client address: request ids are
+ * small counters every client repeats, and the address is the one thing an anonymous caller cannot
+ * choose for another (behind a proxy, as far as TRUST_PROXY lets Express trust X-Forwarded-For).
+ * Anonymous clients sharing one address (NAT) still share a namespace: they are one principal to us.
  */
-function statelessPost(options: McpRouteOptions, subjectOf: SubjectOf): RequestHandler {
+function statelessPost(options: McpRouteOptions, principalOf: PrincipalOf): RequestHandler {
   const inFlight = new Map<string, AbortController>();
-  const keyOf = (subject: string | null, id: unknown) => `${subject ?? ''}\u0000${String(id)}`;
+  const keyOf = (principal: string, id: unknown) => `${principal}\u0000${typeof id}:${String(id)}`;
 
   return async (req, res, next) => {
     try {
@@ -340,14 +387,14 @@ function statelessPost(options: McpRouteOptions, subjectOf: SubjectOf): RequestH
         id?: unknown;
         params?: { requestId?: unknown };
       };
-      const subject = subjectOf(res);
+      const principal = principalOf(req, res);
       if (message.method === 'notifications/cancelled' && message.id === undefined) {
-        inFlight.get(keyOf(subject, message.params?.requestId))?.abort('cancelled');
+        inFlight.get(keyOf(principal, message.params?.requestId))?.abort('cancelled');
         res.status(202).end();
         return;
       }
       const controller = new AbortController();
-      const key = message.id !== undefined ? keyOf(subject, message.id) : undefined;
+      const key = message.id !== undefined ? keyOf(principal, message.id) : undefined;
       if (key) inFlight.set(key, controller);
       const server = createMcpServer(options.server, controller.signal);
       const transport = new StreamableHTTPServerTransport({

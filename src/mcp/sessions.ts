@@ -1,6 +1,13 @@
 /**
- * Live MCP sessions: each bound to the identity that created it, closed when idle, capped in number
- * (SPEC section 6). One process holds its own sessions.
+ * Live MCP sessions (SPEC section 6): each bound to the identity that created it, closed when idle, and
+ * capped twice: per principal (a signed-in user, or the client address of anonymous callers) and in
+ * total. At the total cap the least recently used idle session is evicted, so one flooder cannot lock
+ * everyone out; only when every session has a request in flight is a new one refused. One process holds
+ * its own sessions.
+ *
+ * The registry is a Map kept in recency order (a touched session is re-inserted at the end) rather than
+ * an lru-cache: lru-cache evicts its oldest entry unconditionally, and a session with a request in flight
+ * must never be the one evicted.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -11,19 +18,37 @@ export interface Session {
   server: Server;
   /** The subject that created the session; null for an anonymous session. */
   owner: string | null;
+  /** Whom the session counts against: `user:<subject>` or `address:<client address>`. */
+  principal: string;
   lastSeen: number;
+  /** Requests on this session still being answered (an open GET stream counts). */
+  busy: number;
 }
+
+export type NewSession = Omit<Session, 'lastSeen' | 'busy' | 'principal'>;
 
 export interface SessionRegistryOptions {
   maxSessions: number;
+  maxPerUser: number;
+  maxPerAddress: number;
   idleMs: number;
   logger: Logger;
 }
 
+/** Why a new session was refused: its principal holds its share, or every slot is busy. */
+export type Refusal = 'principal-cap' | 'full';
+
+/** The principal a session or a stateless call counts against. */
+export function principalOf(subject: string | null, clientAddress: string | undefined): string {
+  return subject !== null ? `user:${subject}` : `address:${clientAddress ?? 'unknown'}`;
+}
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
+  /** Sessions plus reservations, per principal. */
+  private readonly held = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
-  /** Sessions being created: counted against the cap before their id exists. */
+  /** Sessions being created: counted against the caps before their id exists. */
   private pending = 0;
 
   constructor(private readonly options: SessionRegistryOptions) {
@@ -35,20 +60,40 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  /** Reserves room for a new session, or false when the cap is reached. */
-  reserve(): boolean {
-    if (this.sessions.size + this.pending >= this.options.maxSessions) return false;
-    this.pending += 1;
-    return true;
+  /** Slots reserved by sessions still being created. */
+  get reserved(): number {
+    return this.pending;
   }
 
-  release(): void {
-    this.pending = Math.max(0, this.pending - 1);
-  }
-
-  add(id: string, session: Session): void {
-    this.release();
-    this.sessions.set(id, session);
+  /**
+   * Runs `start` holding a slot for `principal`. `start` calls `commit` once the session has an id; the
+   * slot then belongs to that session. Whatever else happens (start throws, never commits, or throws
+   * after committing) the slot is given back, so no error path leaks one.
+   */
+  async open(
+    principal: string,
+    start: (commit: (id: string, session: NewSession) => void) => Promise<void>,
+  ): Promise<Refusal | undefined> {
+    const refusal = this.reserve(principal);
+    if (refusal) return refusal;
+    let committedId: string | undefined;
+    try {
+      await start((id, session) => {
+        if (committedId !== undefined) return;
+        committedId = id;
+        this.pending -= 1;
+        this.sessions.set(id, { ...session, principal, lastSeen: Date.now(), busy: 0 });
+      });
+    } catch (error) {
+      if (committedId !== undefined) this.close(committedId);
+      throw error;
+    } finally {
+      if (committedId === undefined) {
+        this.pending -= 1;
+        this.forget(principal);
+      }
+    }
+    return undefined;
   }
 
   /** The session if it exists and belongs to this caller; a foreign session looks like a missing one. */
@@ -56,28 +101,74 @@ export class SessionRegistry {
     const session = this.sessions.get(id);
     if (!session || session.owner !== subject) return undefined;
     session.lastSeen = Date.now();
+    // Re-inserting keeps the Map in least-recently-used-first order.
+    this.sessions.delete(id);
+    this.sessions.set(id, session);
     return session;
   }
 
+  /** Marks the session busy until `done` fires (the response closed): a busy session is never evicted. */
+  track(session: Session, done: (listener: () => void) => void): void {
+    session.busy += 1;
+    done(() => {
+      session.busy -= 1;
+      session.lastSeen = Date.now();
+    });
+  }
+
   delete(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
     this.sessions.delete(id);
+    this.forget(session.principal);
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    const all = [...this.sessions.keys()];
+    await Promise.allSettled(all.map((id) => this.close(id)));
+  }
+
+  private reserve(principal: string): Refusal | undefined {
+    const cap = principal.startsWith('user:') ? this.options.maxPerUser : this.options.maxPerAddress;
+    if ((this.held.get(principal) ?? 0) >= cap) return 'principal-cap';
+    if (this.sessions.size + this.pending >= this.options.maxSessions && !this.evictLeastRecentlyUsedIdle())
+      return 'full';
+    this.pending += 1;
+    this.held.set(principal, (this.held.get(principal) ?? 0) + 1);
+    return undefined;
+  }
+
+  private forget(principal: string): void {
+    const count = (this.held.get(principal) ?? 0) - 1;
+    if (count > 0) this.held.set(principal, count);
+    else this.held.delete(principal);
+  }
+
+  private evictLeastRecentlyUsedIdle(): boolean {
+    for (const [id, session] of this.sessions) {
+      if (session.busy > 0) continue;
+      this.options.logger.info({ sessionId: id }, 'evicting the least recently used idle MCP session');
+      void this.close(id);
+      return true;
+    }
+    return false;
+  }
+
+  private close(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return Promise.resolve();
+    this.delete(id);
+    return session.transport.close().catch(() => undefined);
   }
 
   private closeIdle(): void {
     const cutoff = Date.now() - this.options.idleMs;
     for (const [id, session] of this.sessions) {
-      if (session.lastSeen < cutoff) {
+      if (session.busy === 0 && session.lastSeen < cutoff) {
         this.options.logger.info({ sessionId: id }, 'closing idle MCP session');
-        this.sessions.delete(id);
-        void session.transport.close().catch(() => undefined);
+        void this.close(id);
       }
     }
-  }
-
-  async closeAll(): Promise<void> {
-    clearInterval(this.sweeper);
-    const all = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.allSettled(all.map((s) => s.transport.close()));
   }
 }

@@ -1,17 +1,338 @@
+/**
+ * Shutdown under load (issue 6 item 9). While 50 connections call tools (MCP sessions, SSE responses) and
+ * /graphql, the server drains: readiness turns false, every request it had already received gets its full
+ * answer, every new one (new sessions and requests on existing sessions included) a 503 with Retry-After
+ * and a classified JSON body, then sessions close. "Already received" is made exact with held requests:
+ * their headers were accepted (100 Continue) before the drain began, their bodies are sent during it.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { callTool, connectClient } from '../helpers/mcp.js';
-import { startTestServer } from '../helpers/server.js';
+import { captureLogs } from '../helpers/log-capture.js';
+import { INITIALIZE, MCP_HEADERS, callTool, connectClient } from '../helpers/mcp.js';
+import { holdRequest, raw, type RawResponse } from '../helpers/raw-http.js';
+import { TEST_JWT_SECRET, dialects, startTestServer } from '../helpers/server.js';
 
-describe('shutdown', () => {
+const TITLE = 'The Shawshank Redemption';
+const QUERY = JSON.stringify({ query: '{ movie(id: "1") { title } }' });
+/** A tools/call request; ids must differ between requests in flight on one session. */
+const call = (id: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'getMovie', arguments: { id: '1' } },
+  });
+
+interface LoadReport {
+  ok: number;
+  refused: number;
+  failures: string[];
+  stopped: Promise<void>;
+}
+
+/** Checks a drain refusal: 503, Retry-After, JSON, classified UNAVAILABLE. */
+function isDrainRefusal(status: number, retryAfter: string | null | undefined, body: string): boolean {
+  return status === 503 && retryAfter === '5' && /"classification":"UNAVAILABLE"/.test(body);
+}
+
+/**
+ * Runs `connections` loops against /graphql and as many MCP clients calling getMovie, each until it is
+ * refused by the drain. Anything but a correct answer or a proper refusal is a failure.
+ */
+function startLoad(url: string, clients: Client[], connections: number): LoadReport {
+  const report: LoadReport = { ok: 0, refused: 0, failures: [], stopped: Promise.resolve() };
+  const graphqlLoop = async () => {
+    for (;;) {
+      try {
+        const response = await fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: QUERY,
+        });
+        const body = await response.text();
+        if (response.status === 200 && body === `{"data":{"movie":{"title":"${TITLE}"}}}`) report.ok += 1;
+        else if (isDrainRefusal(response.status, response.headers.get('retry-after'), body)) {
+          report.refused += 1;
+          return;
+        } else report.failures.push(`graphql ${response.status} ${body.slice(0, 200)}`);
+      } catch (error) {
+        report.failures.push(`graphql ${String(error)}`);
+        return;
+      }
+    }
+  };
+  const mcpLoop = async (client: Client) => {
+    for (;;) {
+      try {
+        const result = await callTool<{ title: string }>(client, 'getMovie', { id: '1' });
+        if (!result.isError && result.structuredContent.data.title === TITLE) report.ok += 1;
+        else report.failures.push(`mcp ${JSON.stringify(result).slice(0, 200)}`);
+      } catch (error) {
+        // The SDK client surfaces an HTTP error as a StreamableHTTPError: `code` is the status, the
+        // message carries the body.
+        const message = String(error);
+        const status = (error as { code?: unknown }).code;
+        if (status === 503 && /"classification":"UNAVAILABLE"/.test(message)) report.refused += 1;
+        else report.failures.push(`mcp ${message.slice(0, 200)}`);
+        return;
+      }
+    }
+  };
+  report.stopped = Promise.all([
+    ...Array.from({ length: connections }, graphqlLoop),
+    ...clients.map(mcpLoop),
+  ]).then(() => undefined);
+  return report;
+}
+
+async function rawSession(url: string, token: string): Promise<Record<string, string>> {
+  const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
+  const init = await raw(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
+  expect(init.status).toBe(200);
+  return {
+    ...headers,
+    'mcp-session-id': init.headers['mcp-session-id'] as string,
+    'mcp-protocol-version': '2025-11-25',
+  };
+}
+
+/** Holds `count` tool calls on a session and `count` GraphQL requests, all received by the server. */
+async function holdRequests(url: string, session: Record<string, string>, count: number) {
+  const mcp = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      holdRequest(`${url}/mcp`, { headers: session, body: call(100 + i) }),
+    ),
+  );
+  const graphql = await Promise.all(
+    Array.from({ length: count }, () =>
+      holdRequest(`${url}/graphql`, { headers: { 'content-type': 'application/json' }, body: QUERY }),
+    ),
+  );
+  return { mcp, graphql };
+}
+
+function expectFullAnswers(mcp: RawResponse[], graphql: RawResponse[]): void {
+  for (const [i, response] of mcp.entries()) {
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/event-stream/);
+    const data = /^data: (.*)$/m.exec(response.body)?.[1];
+    expect(JSON.parse(data!)).toMatchObject({
+      id: 100 + i,
+      result: { isError: false, structuredContent: { data: { title: TITLE } } },
+    });
+  }
+  for (const response of graphql) {
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ data: { movie: { title: TITLE } } });
+  }
+}
+
+describe.each(dialects)('draining on close (%s)', (dialect) => {
   it('closes open MCP sessions and their SSE streams instead of waiting out the grace period', async () => {
-    const server = await startTestServer('sqlite');
+    const server = await startTestServer(dialect);
     const client = await connectClient(server.url, await server.login('user', 'user123'));
     expect((await callTool(client, 'getMovie', { id: '1' })).isError).toBe(false);
     const started = Date.now();
     await server.stop();
-    // The grace period is 10 s; open sessions must not hold the process that long.
+    // The grace period is 10 s; an idle session's listening stream must not hold the process that long.
     expect(Date.now() - started).toBeLessThan(5000);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
     await client.close().catch(() => undefined);
   });
+
+  it('with 50 connections calling tools and /graphql: no in-flight failure, 503 + Retry-After for new requests, sessions close last', async () => {
+    const logs = captureLogs();
+    const server = await startTestServer(dialect, {
+      logger: logs.logger,
+      env: { MCP_MAX_SESSIONS_PER_USER: '60', SHUTDOWN_GRACE_MS: '30000' },
+    });
+    try {
+      const token = await server.login('user', 'user123');
+      const clients = await Promise.all(Array.from({ length: 25 }, () => connectClient(server.url, token)));
+      const session = await rawSession(server.url, token);
+      const held = await holdRequests(server.url, session, 5);
+      const load = startLoad(server.url, clients, 25);
+      await expect.poll(() => load.ok, { timeout: 10_000 }).toBeGreaterThan(100);
+
+      const closing = server.close();
+      await load.stopped;
+      expect(load.failures).toEqual([]);
+      expect(load.refused).toBe(50);
+
+      // During the drain: not ready, still alive, and every new request is refused, not 404.
+      expect((await raw(`${server.url}/readyz`)).status).toBe(503);
+      expect((await raw(`${server.url}/healthz`)).status).toBe(200);
+      const refusals = [
+        await raw(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: MCP_HEADERS,
+          body: JSON.stringify(INITIALIZE),
+        }),
+        await raw(`${server.url}/mcp`, { method: 'POST', headers: session, body: call(200) }),
+        await raw(`${server.url}/graphql?query=%7B__typename%7D`),
+        await raw(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: QUERY,
+        }),
+      ];
+      for (const refusal of refusals) {
+        expect(isDrainRefusal(refusal.status, refusal.headers['retry-after'] as string, refusal.body)).toBe(
+          true,
+        );
+        expect(refusal.headers['content-type']).toMatch(/application\/json/);
+      }
+
+      // Requests received before the drain get their full answers.
+      const [mcp, graphql] = await Promise.all([
+        Promise.all(held.mcp.map((h) => h.finish())),
+        Promise.all(held.graphql.map((h) => h.finish())),
+      ]);
+      expectFullAnswers(mcp, graphql);
+      await closing;
+      // The drain waited for the held requests and whatever the load had in flight, and cut none.
+      const drained = logs.lines().find((line) => line.msg === 'draining: requests finished');
+      expect(drained).toMatchObject({ settled: true, cut: 0 });
+      expect(drained!.waitedFor).toBeGreaterThanOrEqual(10);
+      console.info(
+        `drain (${dialect}): ${load.ok} answered before, ${String(drained!.waitedFor)} in flight at close, ${load.refused} refused`,
+      );
+      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
+  it('keeps serving during SHUTDOWN_DELAY_MS while /readyz already says draining', async () => {
+    const server = await startTestServer(dialect, { env: { SHUTDOWN_DELAY_MS: '1500' } });
+    const closing = server.close();
+    const ready = await raw(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body)).toEqual({ status: 'draining' });
+    const served = await raw(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: QUERY,
+    });
+    expect(served.status).toBe(200);
+    const init = await raw(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(init.status).toBe(200);
+    await closing;
+    await server.stop();
+  });
+
+  it('cuts requests that outlive SHUTDOWN_GRACE_MS and still closes', async () => {
+    const server = await startTestServer(dialect, { env: { SHUTDOWN_GRACE_MS: '300' } });
+    const stuck = await holdRequest(`${server.url}/graphql`, {
+      headers: { 'content-type': 'application/json' },
+      body: QUERY,
+    });
+    await server.close();
+    await expect(stuck.finish()).rejects.toThrow();
+    await server.stop();
+  });
+});
+
+const root = path.resolve(import.meta.dirname, '../..');
+let built = false;
+
+describe.each(dialects)('the built server on SIGTERM (%s)', (dialect) => {
+  async function startBuilt(): Promise<{
+    child: ChildProcess;
+    url: string;
+    exited: Promise<number | null>;
+    cleanup(): Promise<void>;
+  }> {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-drain-'));
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        JWT_SECRET: TEST_JWT_SECRET,
+        LOG_LEVEL: 'info',
+        MCP_MAX_SESSIONS_PER_USER: '60',
+        ...(dialect === 'postgres'
+          ? { DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
+          : {}),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      let buffered = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const port = /"port":(\d+).*"msg":"listening"/.exec(buffered)?.[1];
+        if (port) resolve(`http://127.0.0.1:${port}`);
+      });
+      child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
+    });
+    return {
+      child,
+      url,
+      exited,
+      async cleanup() {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+        if (dialect === 'postgres') {
+          const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+          await client.connect();
+          await client.query(`drop schema if exists "${schema}" cascade`);
+          await client.end();
+        }
+      },
+    };
+  }
+
+  it('node dist/main.js drains 50 busy connections and exits 0', async () => {
+    // Built once per file: both dialects run the same dist/.
+    if (!built) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    built = true;
+    const server = await startBuilt();
+    try {
+      const login = await raw(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: 'mutation { login(input: {username: "user", password: "user123"}) { token } }',
+        }),
+      });
+      const token = (JSON.parse(login.body) as { data: { login: { token: string } } }).data.login.token;
+      const clients = await Promise.all(Array.from({ length: 25 }, () => connectClient(server.url, token)));
+      const session = await rawSession(server.url, token);
+      const held = await holdRequests(server.url, session, 3);
+      const load = startLoad(server.url, clients, 25);
+      await expect.poll(() => load.ok, { timeout: 10_000 }).toBeGreaterThan(100);
+
+      process.kill(server.child.pid!, 'SIGTERM');
+      await load.stopped;
+      expect(load.failures).toEqual([]);
+      expect(load.refused).toBe(50);
+      const [mcp, graphql] = await Promise.all([
+        Promise.all(held.mcp.map((h) => h.finish())),
+        Promise.all(held.graphql.map((h) => h.finish())),
+      ]);
+      expectFullAnswers(mcp, graphql);
+      expect(await server.exited).toBe(0);
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    } finally {
+      await server.cleanup();
+    }
+  }, 180_000);
 });

@@ -1,0 +1,196 @@
+/**
+ * Session caps (issue 6 item 6): per principal (a signed-in user, or the address of anonymous callers)
+ * below a global cap where the least recently used idle session gives way; no slot leaks on error paths.
+ * Client addresses are played with local addresses 127.0.0.x, all of which reach a loopback server.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { SessionRegistry } from '../../src/mcp/sessions.js';
+import { createMcpServer } from '../../src/mcp/mcp-server.js';
+import { INITIALIZE, MCP_HEADERS } from '../helpers/mcp.js';
+import { openStream, raw } from '../helpers/raw-http.js';
+import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+
+const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+
+function initialize(server: TestServer, from = '127.0.0.1', token?: string) {
+  return raw(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(INITIALIZE),
+    localAddress: from,
+  });
+}
+
+function list(server: TestServer, sessionId: string, from = '127.0.0.1') {
+  return raw(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    body: LIST,
+    localAddress: from,
+  });
+}
+
+async function openSession(server: TestServer, from = '127.0.0.1', token?: string): Promise<string> {
+  const response = await initialize(server, from, token);
+  expect(response.status).toBe(200);
+  return response.headers['mcp-session-id'] as string;
+}
+
+describe.each(dialects)('MCP session caps (%s)', (dialect) => {
+  describe('per principal', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(dialect, {
+        env: { MCP_MAX_SESSIONS: '40', MCP_MAX_SESSIONS_PER_ADDRESS: '5', MCP_MAX_SESSIONS_PER_USER: '3' },
+      });
+    });
+    afterAll(() => server.stop());
+
+    it('a flood of 1,000 anonymous initialize requests from one address gets 5 sessions and 429s; a signed-in user still opens one', async () => {
+      const statuses: number[] = [];
+      const retryAfter = new Set<unknown>();
+      for (let batch = 0; batch < 20; batch += 1) {
+        const responses = await Promise.all(
+          Array.from({ length: 50 }, () => initialize(server, '127.0.0.2')),
+        );
+        for (const response of responses) {
+          statuses.push(response.status);
+          if (response.status === 429) {
+            retryAfter.add(response.headers['retry-after']);
+            expect(JSON.parse(response.body)).toMatchObject({
+              error: { code: -32000, data: { classification: 'RATE_LIMITED' } },
+            });
+          }
+        }
+      }
+      expect(statuses.length).toBe(1000);
+      expect(statuses.filter((s) => s === 200).length).toBe(5);
+      expect(statuses.filter((s) => s === 429).length).toBe(995);
+      expect([...retryAfter]).toEqual(['60']);
+      // Another anonymous address and a signed-in user are not affected by the flood.
+      await openSession(server, '127.0.0.3');
+      const { token } = await server.newUser();
+      await openSession(server, '127.0.0.2', token);
+    });
+
+    it('a signed-in user holds at most MCP_MAX_SESSIONS_PER_USER sessions, from any address; ending one frees its slot', async () => {
+      const { token } = await server.newUser();
+      const ids = [
+        await openSession(server, '127.0.0.4', token),
+        await openSession(server, '127.0.0.5', token),
+        await openSession(server, '127.0.0.6', token),
+      ];
+      expect((await initialize(server, '127.0.0.7', token)).status).toBe(429);
+      const ended = await raw(`${server.url}/mcp`, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': ids[0]!, authorization: `Bearer ${token}` },
+      });
+      expect(ended.status).toBe(200);
+      await openSession(server, '127.0.0.7', token);
+    });
+
+    it('initialize requests the transport refuses (wrong Accept) leave no slot behind', async () => {
+      for (let i = 0; i < 20; i += 1) {
+        const refused = await raw(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { ...MCP_HEADERS, accept: 'application/json' },
+          body: JSON.stringify(INITIALIZE),
+          localAddress: '127.0.0.8',
+        });
+        expect(refused.status).toBe(406);
+      }
+      for (let i = 0; i < 5; i += 1) await openSession(server, '127.0.0.8');
+      expect((await initialize(server, '127.0.0.8')).status).toBe(429);
+    });
+  });
+
+  describe('at the global cap', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(dialect, {
+        env: { MCP_MAX_SESSIONS: '4', MCP_MAX_SESSIONS_PER_ADDRESS: '4' },
+      });
+    });
+    afterAll(() => server.stop());
+
+    it('the least recently used idle session is evicted for a newcomer; with every session busy it is 503 + Retry-After', async () => {
+      const [a, b, c, d] = [
+        await openSession(server, '127.0.1.1'),
+        await openSession(server, '127.0.1.2'),
+        await openSession(server, '127.0.1.3'),
+        await openSession(server, '127.0.1.4'),
+      ];
+      // a is used again, so b is now the least recently used.
+      expect((await list(server, a!, '127.0.1.1')).status).toBe(200);
+      const e = await openSession(server, '127.0.1.5');
+      expect((await list(server, b!, '127.0.1.2')).status).toBe(404);
+      for (const id of [a!, c!, d!, e]) expect((await list(server, id)).status).toBe(200);
+
+      // Each session now has a request in flight (its listening stream): none may be evicted.
+      const streams = await Promise.all(
+        [a!, c!, d!, e].map((id) =>
+          openStream(`${server.url}/mcp`, {
+            headers: {
+              accept: 'text/event-stream',
+              'mcp-session-id': id,
+              'mcp-protocol-version': '2025-11-25',
+            },
+          }),
+        ),
+      );
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      const full = await initialize(server, '127.0.1.6');
+      expect(full.status).toBe(503);
+      expect(full.headers['retry-after']).toBe('30');
+      expect(JSON.parse(full.body)).toMatchObject({ error: { data: { classification: 'UNAVAILABLE' } } });
+
+      // One stream ends: its session is idle again, so it is the one that gives way.
+      streams[1]!.close();
+      await expect.poll(async () => (await initialize(server, '127.0.1.6')).status).toBe(200);
+      expect((await list(server, c!)).status).toBe(404);
+      expect((await list(server, a!)).status).toBe(200);
+      for (const stream of streams) stream.close();
+    });
+  });
+});
+
+describe('the session registry', () => {
+  const logger = createLogger('silent');
+  const newSession = () => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'x' });
+    const server = createMcpServer({ operations: [], runTool: (() => undefined) as never, logger });
+    return { transport, server, owner: null };
+  };
+
+  it('gives the slot back when opening a session throws, before or after it got its id', async () => {
+    const registry = new SessionRegistry({
+      maxSessions: 1,
+      maxPerUser: 1,
+      maxPerAddress: 1,
+      idleMs: 60_000,
+      logger,
+    });
+    await expect(
+      registry.open('address:a', async () => {
+        throw new Error('connect failed');
+      }),
+    ).rejects.toThrow('connect failed');
+    expect([registry.size, registry.reserved]).toEqual([0, 0]);
+    await expect(
+      registry.open('address:a', async (commit) => {
+        commit('s1', newSession());
+        throw new Error('handleRequest failed');
+      }),
+    ).rejects.toThrow('handleRequest failed');
+    expect([registry.size, registry.reserved]).toEqual([0, 0]);
+    // A session that never got an id (initialize refused) holds nothing either.
+    expect(await registry.open('address:a', async () => undefined)).toBeUndefined();
+    expect([registry.size, registry.reserved]).toEqual([0, 0]);
+    expect(await registry.open('address:a', async (commit) => commit('s2', newSession()))).toBeUndefined();
+    expect([registry.size, registry.reserved]).toEqual([1, 0]);
+    await registry.closeAll();
+    expect(registry.size).toBe(0);
+  });
+});
