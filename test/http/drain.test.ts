@@ -267,6 +267,8 @@ describe.each(dialects)('the built server on SIGTERM (%s)', (dialect) => {
         JWT_SECRET: TEST_JWT_SECRET,
         LOG_LEVEL: 'info',
         MCP_MAX_SESSIONS_PER_USER: '60',
+        // The load is ours, from one address: abuse limits are proven in their own tests.
+        RATE_LIMITS: 'off',
         ...(dialect === 'postgres'
           ? { DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
           : {}),
