@@ -24,6 +24,18 @@ const MAX_TOKENS = 5000;
 /** Distinct documents whose parse result is remembered; curated and repeated queries stay hot. */
 const PARSE_CACHE_SIZE = 500;
 
+/**
+ * graphql-js stops OverlappingFieldsCanBeMerged when a document needs too many field comparisons (its
+ * own bound on that rule's super-linear worst case) and says only "Validation aborted.".
+ */
+function explainAbort(error: GraphQLError): GraphQLError {
+  if (error.message !== 'Validation aborted.') return error;
+  return new GraphQLError(
+    'The document repeats fields too often to be checked; merge repeated fields and fragment spreads',
+    { extensions: { classification: 'BAD_REQUEST', limit: 'overlap' } },
+  );
+}
+
 export interface RunRequest {
   document: DocumentNode;
   operationName?: string | null;
@@ -75,7 +87,7 @@ export function createExecutor(
   function validate(_schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
     let errors = validated.get(document);
     if (!errors) {
-      errors = graphqlValidate(schema, document, specifiedRules, { maxErrors: 20 });
+      errors = graphqlValidate(schema, document, specifiedRules, { maxErrors: 20 }).map(explainAbort);
       if (errors.length === 0) errors = checkOperationLimits(schema, document, limits);
       validated.set(document, errors);
     }

@@ -1,7 +1,21 @@
 /**
  * Bounds on an operation's shape, checked once per document after the standard validation rules (which
- * have already rejected fragment cycles). Cost estimates how many values a response can hold: each field
- * counts 1, and a list multiplies what is under it by the page size asked for (literal `size`) or a default.
+ * have already rejected fragment cycles and unknown fields):
+ * - depth: the deepest nesting of fields;
+ * - cost: how many values a response can hold. Each field counts 1, and a list multiplies what is under it
+ *   by the page size asked for (a literal `size`), the largest page (a `size` from a variable, a list
+ *   argument from a variable) or a default. It is an upper bound: every fragment spread is counted, even
+ *   where execution would merge two spreads of one fragment;
+ * - aliases: how many response names one field may have in one selection set (fragments included), so a
+ *   document cannot multiply an expensive field under aliases;
+ * - sign-in: at most one `login` or `register` per operation (each is a deliberately slow password hash).
+ * Introspection fields are left out: graphql-js's own MaxIntrospectionDepthRule bounds them, and
+ * GraphiQL's introspection query is deeper than any data query needs to be.
+ *
+ * Linear time (STYLE habit 13): every selection set is measured once. A fragment's measure is memoized by
+ * name, and the one thing it takes from where it is spread (the length of the list it is reached under) is
+ * factored out: its cost is `perItem × length + fixed`. Arithmetic saturates, so a bomb that would
+ * overflow reports a large finite figure, never Infinity or NaN.
  */
 import {
   GraphQLError,
@@ -9,29 +23,67 @@ import {
   getNamedType,
   getNullableType,
   isCompositeType,
+  isInterfaceType,
   isListType,
   isObjectType,
-  isInterfaceType,
+  type ArgumentNode,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 
 export interface OperationLimits {
   maxDepth: number;
   maxCost: number;
+  /** Most response names (aliases) one field may have in one selection set. */
+  maxFieldAliases: number;
 }
 
-/** Assumed length of a list whose size the operation does not state (or states with a variable). */
+/** Assumed length of a list whose size the operation does not state. */
 const DEFAULT_LIST_LENGTH = 10;
-/** A `size` given through a variable is assumed to be the largest the schema allows. */
-const VARIABLE_PAGE_SIZE = 100;
+/** A `size` (or a list argument) given through a variable is assumed to be the largest the schema allows. */
+const VARIABLE_LIST_LENGTH = 100;
+/** Costs saturate here: far above any limit, far below where doubles lose integers or overflow. */
+const COST_CEILING = 1e15;
+/** Root fields that each hash a password on purpose (slow by design): one per operation. */
+const SIGN_IN_FIELDS = new Set(['login', 'register']);
 
-interface Measure {
+const saturate = (n: number) => (n > COST_CEILING ? COST_CEILING : n);
+
+interface SetMeasure {
   depth: number;
-  cost: number;
+  /** Cost of the list fields at this level, per item of the list this set is reached under. */
+  perItem: number;
+  /** Cost that does not depend on that length. */
+  fixed: number;
+  /** Field name → response names it is asked under at this level (capped one past the limit). */
+  aliases: Map<string, Set<string>>;
+  /** The first field asked under too many names, here or anywhere below. */
+  violation?: AliasViolation;
+}
+
+interface AliasViolation {
+  field: string;
+  node: FieldNode | FragmentDefinitionNode | OperationDefinitionNode;
+}
+
+/** The length of the list a field returns, as far as the document says. */
+function listLengthOf(args: readonly ArgumentNode[] | undefined): number {
+  let length: number | undefined;
+  for (const arg of args ?? []) {
+    if (arg.name.value === 'size') {
+      if (arg.value.kind === Kind.INT) return Math.max(0, Number(arg.value.value));
+      if (arg.value.kind === Kind.VARIABLE) return VARIABLE_LIST_LENGTH;
+    } else if (arg.value.kind === Kind.LIST) {
+      // moviesByIds(ids: [...]): at most one result per id given.
+      length = Math.max(length ?? 0, arg.value.values.length);
+    }
+  }
+  return length ?? DEFAULT_LIST_LENGTH;
 }
 
 export function checkOperationLimits(
@@ -43,63 +95,82 @@ export function checkOperationLimits(
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
+  const measured = new Map<string, SetMeasure | 'pending'>();
 
-  function measure(
+  /** Adds one response name for a field; remembers the first field asked under too many names. */
+  function addAlias(
+    into: SetMeasure,
+    field: string,
+    responseName: string,
+    node: AliasViolation['node'],
+  ): void {
+    let names = into.aliases.get(field);
+    if (!names) into.aliases.set(field, (names = new Set()));
+    // Capped one past the limit, so merging a fragment's names costs a bounded amount.
+    if (names.size > limits.maxFieldAliases) return;
+    names.add(responseName);
+    if (names.size > limits.maxFieldAliases) into.violation ??= { field, node };
+  }
+
+  function measureFragment(name: string): SetMeasure | undefined {
+    const known = measured.get(name);
+    // 'pending' is a cycle, which validation has already refused; it contributes nothing here.
+    if (known) return known === 'pending' ? undefined : known;
+    const fragment = fragments.get(name);
+    const type = fragment && schema.getType(fragment.typeCondition.name.value);
+    if (!fragment || !type || !isCompositeType(type)) return undefined;
+    measured.set(name, 'pending');
+    const measure = measureSet(fragment.selectionSet, type, fragment);
+    measured.set(name, measure);
+    return measure;
+  }
+
+  function measureSet(
     selectionSet: SelectionSetNode,
     parent: GraphQLCompositeType,
-    listLength: number,
-    seen: Set<string>,
-  ): Measure {
-    let depth = 0;
-    let cost = 0;
+    owner: AliasViolation['node'],
+  ): SetMeasure {
+    const result: SetMeasure = { depth: 0, perItem: 0, fixed: 0, aliases: new Map() };
+    const include = (inner: SetMeasure, node: AliasViolation['node']) => {
+      result.depth = Math.max(result.depth, inner.depth);
+      result.perItem = saturate(result.perItem + inner.perItem);
+      result.fixed = saturate(result.fixed + inner.fixed);
+      result.violation ??= inner.violation;
+      for (const [field, names] of inner.aliases) {
+        for (const name of names) addAlias(result, field, name, node);
+      }
+    };
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
-        if (selection.name.value.startsWith('__')) continue;
-        const field =
-          isObjectType(parent) || isInterfaceType(parent)
-            ? parent.getFields()[selection.name.value]
-            : undefined;
+        const name = selection.name.value;
+        if (name.startsWith('__')) continue;
+        const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
         if (!field) continue;
-        const sizeArg = selection.arguments?.find((arg) => arg.name.value === 'size');
-        const pageSize =
-          sizeArg?.value.kind === Kind.INT
-            ? Number(sizeArg.value.value)
-            : sizeArg
-              ? VARIABLE_PAGE_SIZE
-              : undefined;
-        const multiplier = isListType(getNullableType(field.type)) ? listLength : 1;
+        addAlias(result, name, selection.alias?.value ?? name, selection);
         const childType = getNamedType(field.type);
-        const child =
-          selection.selectionSet && isCompositeType(childType)
-            ? measure(selection.selectionSet, childType, pageSize ?? DEFAULT_LIST_LENGTH, seen)
-            : { depth: 0, cost: 0 };
-        depth = Math.max(depth, child.depth + 1);
-        cost += multiplier * (1 + child.cost);
+        let childCost = 0;
+        let childDepth = 0;
+        if (selection.selectionSet && isCompositeType(childType)) {
+          const child = measureSet(selection.selectionSet, childType, selection);
+          const length = listLengthOf(selection.arguments);
+          childCost = saturate(saturate(child.perItem * length) + child.fixed);
+          childDepth = child.depth;
+          result.violation ??= child.violation;
+        }
+        const own = saturate(1 + childCost);
+        if (isListType(getNullableType(field.type))) result.perItem = saturate(result.perItem + own);
+        else result.fixed = saturate(result.fixed + own);
+        result.depth = Math.max(result.depth, childDepth + 1);
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const inner = measureFragment(selection.name.value);
+        if (inner) include(inner, fragments.get(selection.name.value)!);
       } else {
-        const fragment =
-          selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : undefined;
-        if (selection.kind === Kind.FRAGMENT_SPREAD && (!fragment || seen.has(selection.name.value)))
-          continue;
-        const set = fragment
-          ? fragment.selectionSet
-          : (selection as { selectionSet: SelectionSetNode }).selectionSet;
-        const condition = fragment
-          ? fragment.typeCondition
-          : selection.kind === Kind.INLINE_FRAGMENT
-            ? selection.typeCondition
-            : undefined;
-        const type = condition ? schema.getType(condition.name.value) : parent;
-        const inner = measure(
-          set,
-          type && isCompositeType(type) ? type : parent,
-          listLength,
-          fragment ? new Set([...seen, fragment.name.value]) : seen,
-        );
-        depth = Math.max(depth, inner.depth);
-        cost += inner.cost;
+        const condition = selection.typeCondition && schema.getType(selection.typeCondition.name.value);
+        const type = condition && isCompositeType(condition) ? condition : parent;
+        include(measureSet(selection.selectionSet, type, owner), owner);
       }
     }
-    return { depth, cost };
+    return result;
   }
 
   const errors: GraphQLError[] = [];
@@ -107,23 +178,50 @@ export function checkOperationLimits(
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     const root = schema.getRootType(definition.operation);
     if (!root) continue;
-    const { depth, cost } = measure(definition.selectionSet, root, DEFAULT_LIST_LENGTH, new Set());
+    const measure = measureSet(definition.selectionSet, root, definition);
+    // The root selection set is reached once: its "list length" is 1.
+    const cost = saturate(measure.perItem + measure.fixed);
     const name = definition.name ? `Operation ${definition.name.value}` : 'The operation';
-    if (depth > limits.maxDepth) {
+    if (measure.depth > limits.maxDepth) {
       errors.push(
-        new GraphQLError(`${name} is nested ${depth} levels deep; the limit is ${limits.maxDepth}`, {
+        new GraphQLError(`${name} is nested ${measure.depth} levels deep; the limit is ${limits.maxDepth}`, {
           nodes: definition,
           extensions: { classification: 'BAD_REQUEST', limit: 'depth' },
         }),
       );
     }
     if (cost > limits.maxCost) {
+      const figure = cost >= COST_CEILING ? `over ${COST_CEILING}` : String(cost);
       errors.push(
         new GraphQLError(
-          `${name} has an estimated cost of ${cost}; the limit is ${limits.maxCost}. Ask for smaller pages or fewer fields`,
+          `${name} has an estimated cost of ${figure}; the limit is ${limits.maxCost}. Ask for smaller pages or fewer fields`,
+          { nodes: definition, extensions: { classification: 'BAD_REQUEST', limit: 'cost' } },
+        ),
+      );
+    }
+    const aliasViolation = measure.violation;
+    if (aliasViolation) {
+      errors.push(
+        new GraphQLError(
+          `${name} asks for the field "${aliasViolation.field}" under more than ${limits.maxFieldAliases} names (aliases) in one selection set; the limit is ${limits.maxFieldAliases}`,
+          {
+            nodes: aliasViolation.node,
+            extensions: { classification: 'BAD_REQUEST', limit: 'aliases', field: aliasViolation.field },
+          },
+        ),
+      );
+    }
+    const signIns = [...SIGN_IN_FIELDS].reduce(
+      (count, field) => count + (measure.aliases.get(field)?.size ?? 0),
+      0,
+    );
+    if (definition.operation === 'mutation' && signIns > 1) {
+      errors.push(
+        new GraphQLError(
+          `${name} signs in or registers more than once; send at most one login or register per request`,
           {
             nodes: definition,
-            extensions: { classification: 'BAD_REQUEST', limit: 'cost' },
+            extensions: { classification: 'BAD_REQUEST', limit: 'signIn' },
           },
         ),
       );
