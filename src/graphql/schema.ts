@@ -10,6 +10,8 @@ import { catalogResolvers } from './resolvers/catalog.js';
 import { reviewResolvers } from './resolvers/reviews.js';
 import { watchlistResolvers } from './resolvers/watchlist.js';
 import { DateTimeScalar } from './scalars.js';
+import { applyNullArgumentDefaults } from './null-argument-defaults.js';
+import { applyStorableStrings } from './storable-strings.js';
 import { applyValidationDirectives } from './validation-directives.js';
 
 /** schema/ at the project root, found relative to this file from both src/ and dist/. */
@@ -35,5 +37,6 @@ export function buildSchema(dir = SCHEMA_DIR): GraphQLSchema {
     ],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
-  return applyValidationDirectives(schema);
+  // The last applied runs first: nulls become defaults, then strings and directive bounds are checked.
+  return applyNullArgumentDefaults(applyStorableStrings(applyValidationDirectives(schema)));
 }
