@@ -15,6 +15,7 @@ import {
   type GraphQLSchema,
   type Source,
 } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
 import { checkOperationLimits, type OperationLimits } from './limits.js';
@@ -23,6 +24,13 @@ import { checkOperationLimits, type OperationLimits } from './limits.js';
 const MAX_TOKENS = 5000;
 /** Distinct documents whose parse result is remembered; curated and repeated queries stay hot. */
 const PARSE_CACHE_SIZE = 500;
+/**
+ * The cache is also bounded by the source characters it holds (an AST is many times its source), and a
+ * document larger than one entry's share is never kept: 500 distinct 100 KB bodies would otherwise pin
+ * hundreds of megabytes.
+ */
+const PARSE_CACHE_CHARACTERS = 1_000_000;
+const PARSE_CACHE_LARGEST_SOURCE = 20_000;
 
 /**
  * graphql-js stops OverlappingFieldsCanBeMerged when a document needs too many field comparisons (its
@@ -66,21 +74,21 @@ export function createExecutor(
   limits: OperationLimits,
   onInternal: InternalErrorSink,
 ): Executor {
-  const parsed = new Map<string, DocumentNode>();
+  const parsed = new LRUCache<string, DocumentNode>({
+    max: PARSE_CACHE_SIZE,
+    maxSize: PARSE_CACHE_CHARACTERS,
+    maxEntrySize: PARSE_CACHE_LARGEST_SOURCE,
+    sizeCalculation: (_document, source) => Math.max(1, source.length),
+  });
   const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
 
   function parse(input: string | Source): DocumentNode {
     const source = typeof input === 'string' ? input : input.body;
     const hit = parsed.get(source);
-    if (hit) {
-      // Re-insert to mark as recently used.
-      parsed.delete(source);
-      parsed.set(source, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const document = graphqlParse(source, { maxTokens: MAX_TOKENS });
+    // Over maxEntrySize, set() keeps nothing: a large document is parsed again next time.
     parsed.set(source, document);
-    if (parsed.size > PARSE_CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
     return document;
   }
 
