@@ -269,3 +269,53 @@ describe.each(dialects)('input the stores must not see, on %s', (dialect) => {
     }
   });
 });
+
+describe('documents are bounded before graphql-js validates them', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+  });
+  afterAll(() => server.stop());
+
+  it('a list literal nested 2,400 deep is BAD_REQUEST naming the nesting bound, not a stack overflow', async () => {
+    const response = await server.graphql(
+      `{ moviesByIds(ids: ${'['.repeat(2400)}"1"${']'.repeat(2400)}) { id } }`,
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toMatch(/nested more than 128 levels deep/);
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      classification: 'BAD_REQUEST',
+      limit: 'nesting',
+    });
+  });
+
+  it('a selection set of more than 100 selections is refused before the quadratic overlap rule runs', async () => {
+    const response = await server.graphql(`{ ${'a: movie(id: "1") { title } '.repeat(101)} }`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toMatch(/101 fields and fragments; the limit is 100/);
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({ limit: 'selections' });
+  });
+
+  it('more than 100 operations and fragments in one document are refused', async () => {
+    const query = Array.from({ length: 101 }, (_, i) => `query Q${i} { __typename }`).join('\n');
+    const response = await server.graphql(query);
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      classification: 'BAD_REQUEST',
+      limit: 'definitions',
+    });
+  });
+
+  it('a nested fragment chain too deep to run is refused by the depth bound before validation', async () => {
+    const fragments = ['fragment G0 on Person { name }'];
+    for (let i = 1; i <= 40; i++) {
+      fragments.push(
+        `fragment G${i} on Person { ...G${i - 1} directedMovies { directors { ...G${i - 1} } } }`,
+      );
+    }
+    const response = await server.graphql(`{ person(id: "1") { ...G40 } }\n${fragments.join('\n')}`);
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      classification: 'BAD_REQUEST',
+      limit: 'depth',
+    });
+  });
+});
