@@ -4,9 +4,10 @@
  * nothing, since validation reports those anyway.
  * - depth: the deepest nesting of fields;
  * - cost: how many values a response can hold. Each field counts 1, and a list multiplies what is under it
- *   by the page size asked for (a literal `size`), the largest page (a `size` from a variable, a list
- *   argument from a variable) or a default. It is an upper bound: every fragment spread is counted, even
- *   where execution would merge two spreads of one fragment;
+ *   by its length: the number of ids given (moviesByIds), else the page size of the field above it (a
+ *   literal `size`), the largest allowed (100) when either comes from a variable, or a default of 10. It
+ *   is an upper bound: every fragment spread is counted, even where execution would merge two spreads of
+ *   one fragment;
  * - aliases: how many response names one field may have in one selection set (fragments included), so a
  *   document cannot multiply an expensive field under aliases;
  * - sign-in: at most one `login` or `register` per operation (each is a deliberately slow password hash).
@@ -14,8 +15,8 @@
  * GraphiQL's introspection query is deeper than any data query needs to be.
  *
  * Linear time (STYLE habit 13): every selection set is measured once. A fragment's measure is memoized by
- * name, and the one thing it takes from where it is spread (the length of the list it is reached under) is
- * factored out: its cost is `perItem × length + fixed`. Arithmetic saturates, so a bomb that would
+ * name, and the one thing it takes from where it is spread (the page size of the field it sits under) is
+ * factored out: its cost is `perItem × pageSize + fixed`. Arithmetic saturates, so a bomb that would
  * overflow reports a large finite figure, never Infinity or NaN.
  */
 import {
@@ -32,6 +33,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
+  type GraphQLField,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -96,9 +98,9 @@ const saturate = (n: number) => (n > COST_CEILING ? COST_CEILING : n);
 
 interface SetMeasure {
   depth: number;
-  /** Cost of the list fields at this level, per item of the list this set is reached under. */
+  /** Cost of the list fields at this level, per unit of the page size of the field this set belongs to. */
   perItem: number;
-  /** Cost that does not depend on that length. */
+  /** Cost that does not depend on that page size. */
   fixed: number;
   /** Field name → response names it is asked under at this level (capped one past the limit). */
   aliases: Map<string, Set<string>>;
@@ -111,19 +113,29 @@ interface AliasViolation {
   node: FieldNode | FragmentDefinitionNode | OperationDefinitionNode;
 }
 
-/** The length of the list a field returns, as far as the document says. */
-function listLengthOf(args: readonly ArgumentNode[] | undefined): number {
+/** The page size a field asks for, which sets the length of the lists in its result (MoviePage.content). */
+function pageSizeOf(args: readonly ArgumentNode[] | undefined): number | undefined {
+  const size = args?.find((arg) => arg.name.value === 'size');
+  if (size?.value.kind === Kind.INT) return Math.max(0, Number(size.value.value));
+  if (size?.value.kind === Kind.VARIABLE) return VARIABLE_LIST_LENGTH;
+  return undefined;
+}
+
+/** A list field's own length when a list argument sets it: moviesByIds(ids) gives one entry per id. */
+function ownListLength(
+  field: GraphQLField<unknown, unknown>,
+  args: readonly ArgumentNode[] | undefined,
+): number | undefined {
   let length: number | undefined;
   for (const arg of args ?? []) {
-    if (arg.name.value === 'size') {
-      if (arg.value.kind === Kind.INT) return Math.max(0, Number(arg.value.value));
-      if (arg.value.kind === Kind.VARIABLE) return VARIABLE_LIST_LENGTH;
-    } else if (arg.value.kind === Kind.LIST) {
-      // moviesByIds(ids: [...]): at most one result per id given.
+    if (arg.value.kind === Kind.LIST) {
       length = Math.max(length ?? 0, arg.value.values.length);
+    } else if (arg.value.kind === Kind.VARIABLE) {
+      const definition = field.args.find((candidate) => candidate.name === arg.name.value);
+      if (definition && isListType(getNullableType(definition.type))) length = VARIABLE_LIST_LENGTH;
     }
   }
-  return length ?? DEFAULT_LIST_LENGTH;
+  return length;
 }
 
 export function checkOperationLimits(
@@ -192,14 +204,18 @@ export function checkOperationLimits(
         let childDepth = 0;
         if (selection.selectionSet && isCompositeType(childType)) {
           const child = measureSet(selection.selectionSet, childType, selection);
-          const length = listLengthOf(selection.arguments);
+          const length = pageSizeOf(selection.arguments) ?? DEFAULT_LIST_LENGTH;
           childCost = saturate(saturate(child.perItem * length) + child.fixed);
           childDepth = child.depth;
           result.violation ??= child.violation;
         }
         const own = saturate(1 + childCost);
-        if (isListType(getNullableType(field.type))) result.perItem = saturate(result.perItem + own);
-        else result.fixed = saturate(result.fixed + own);
+        const ownLength = isListType(getNullableType(field.type))
+          ? ownListLength(field, selection.arguments)
+          : 1;
+        // A list without a length of its own takes the page size of the field above it (perItem).
+        if (ownLength === undefined) result.perItem = saturate(result.perItem + own);
+        else result.fixed = saturate(result.fixed + saturate(own * ownLength));
         result.depth = Math.max(result.depth, childDepth + 1);
       } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const inner = measureFragment(selection.name.value);
@@ -219,8 +235,8 @@ export function checkOperationLimits(
     const root = schema.getRootType(definition.operation);
     if (!root) continue;
     const measure = measureSet(definition.selectionSet, root, definition);
-    // The root selection set is reached once: its "list length" is 1.
-    const cost = saturate(measure.perItem + measure.fixed);
+    // Root lists (search, watchlist, recommendations) have no page size above them: the default.
+    const cost = saturate(saturate(measure.perItem * DEFAULT_LIST_LENGTH) + measure.fixed);
     const name = definition.name ? `Operation ${definition.name.value}` : 'The operation';
     if (measure.depth > limits.maxDepth) {
       errors.push(

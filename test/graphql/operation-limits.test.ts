@@ -90,6 +90,31 @@ describe('operation limits are computed in linear time', () => {
   });
 });
 
+describe('the cost estimate follows what a list can hold', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { GRAPHQL_MAX_COST: '1000' } });
+  });
+  afterAll(() => server.stop());
+
+  const BY_IDS = 'query ($ids: [ID!]!) { moviesByIds(ids: $ids) { cast { person { name } } } }';
+
+  it('ids from a variable count as the largest list allowed (100), literal ids as many as given', async () => {
+    const variable = await server.graphql(BY_IDS, { ids: ['1', '2'] });
+    expect(variable.body.errors?.[0]?.message).toMatch(/estimated cost of 3100; the limit is 1000/);
+    const literal = await server.graphql('{ moviesByIds(ids: ["1", "2"]) { cast { person { name } } } }');
+    expect(literal.body.errors).toBeUndefined();
+  });
+
+  it('a list at the root counts the default length (10) of its items', async () => {
+    const response = await server.graphql(
+      '{ search(query: "a") { ... on Movie { cast { person { movieCastCredits { characterName } } } } } }',
+    );
+    // search ×10 of (1 + cast ×10 of (1 + person (1 + movieCastCredits ×10 of (1 + characterName)))) = 2210.
+    expect(response.body.errors?.[0]?.message).toMatch(/estimated cost of 2210; the limit is 1000/);
+  });
+});
+
 describe('aliases and repeated fields are bounded through the one executor', () => {
   let server: TestServer;
   beforeAll(async () => {
