@@ -58,6 +58,8 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
   /** Largest estimated cost (fields weighted by list sizes) of one GraphQL operation. */
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).max(1000000).default(50000),
+  /** Most response names (aliases) one field may have in one selection set, fragments included. */
+  GRAPHQL_MAX_FIELD_ALIASES: z.coerce.number().int().min(1).max(1000).default(15),
   /** Serve GraphiQL to browsers on GET /graphql. */
   GRAPHIQL: booleanFromEnv.default(true),
   /** `sessions` (Mcp-Session-Id, SSE responses) or `stateless` (a fresh server per request, JSON responses). */
@@ -149,7 +151,7 @@ export interface Config {
   jwt: { secret?: string; issuer: string; audience: string; ttlSeconds: number };
   logLevel: string;
   bodyLimitBytes: number;
-  graphql: { maxDepth: number; maxCost: number; graphiql: boolean };
+  graphql: { maxDepth: number; maxCost: number; maxFieldAliases: number; graphiql: boolean };
   mcp: {
     mode: 'sessions' | 'stateless';
     auth: 'optional' | 'required';
@@ -276,7 +278,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, graphiql: e.GRAPHIQL },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxCost: e.GRAPHQL_MAX_COST,
+      maxFieldAliases: e.GRAPHQL_MAX_FIELD_ALIASES,
+      graphiql: e.GRAPHIQL,
+    },
     mcp: {
       mode: e.MCP_MODE,
       auth: e.MCP_AUTH,

@@ -4,6 +4,9 @@
  */
 import {
   GraphQLError,
+  Lexer,
+  Source,
+  TokenKind,
   execute as graphqlExecute,
   getOperationAST,
   parse as graphqlParse,
@@ -13,17 +16,65 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
-  type Source,
 } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { admitOperation } from './admit-operation.js';
 import type { GraphQLContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
-import { checkOperationLimits, type OperationLimits } from './limits.js';
+import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
 
 /** Largest number of tokens a document may have: bounds parser work before validation sees it. */
 const MAX_TOKENS = 5000;
+/**
+ * Deepest bracket nesting ({, [, ( together) a document may have. graphql-js parses recursively and
+ * overflowed the stack at about 2,400 nested list literals (the "Maximum call stack" message reached the
+ * client); no sensible document comes near this, GRAPHQL_MAX_DEPTH's largest setting included.
+ */
+const MAX_NESTING = 128;
 /** Distinct documents whose parse result is remembered; curated and repeated queries stay hot. */
 const PARSE_CACHE_SIZE = 500;
+/**
+ * The cache is also bounded by the source characters it holds (an AST is many times its source), and a
+ * document larger than one entry's share is never kept: 500 distinct 100 KB bodies would otherwise pin
+ * hundreds of megabytes.
+ */
+const PARSE_CACHE_CHARACTERS = 1_000_000;
+const PARSE_CACHE_LARGEST_SOURCE = 20_000;
+
+/**
+ * graphql-js stops OverlappingFieldsCanBeMerged when a document needs too many field comparisons (its
+ * own bound on that rule's super-linear worst case) and says only "Validation aborted.".
+ */
+function explainAbort(error: GraphQLError): GraphQLError {
+  if (error.message !== 'Validation aborted.') return error;
+  return new GraphQLError(
+    'The document repeats fields too often to be checked; merge repeated fields and fragment spreads',
+    { extensions: { classification: 'BAD_REQUEST', limit: 'overlap' } },
+  );
+}
+
+/**
+ * Refuses a document nested deeper than MAX_NESTING before the recursive parser sees it. The lexer is
+ * iterative, so this is one linear pass, stopped at the token bound the parser enforces anyway.
+ */
+function assertNesting(source: string): void {
+  const lexer = new Lexer(new Source(source));
+  let depth = 0;
+  let tokens = 0;
+  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+    if (++tokens > MAX_TOKENS) return;
+    const kind = token.kind;
+    if (kind === TokenKind.BRACE_L || kind === TokenKind.BRACKET_L || kind === TokenKind.PAREN_L) {
+      if (++depth > MAX_NESTING) {
+        throw new GraphQLError(`Syntax Error: the document is nested more than ${MAX_NESTING} levels deep`, {
+          extensions: { classification: 'BAD_REQUEST', limit: 'nesting' },
+        });
+      }
+    } else if (kind === TokenKind.BRACE_R || kind === TokenKind.BRACKET_R || kind === TokenKind.PAREN_R) {
+      depth -= 1;
+    }
+  }
+}
 
 export interface RunRequest {
   document: DocumentNode;
@@ -55,29 +106,36 @@ export function createExecutor(
   limits: OperationLimits,
   onInternal: InternalErrorSink,
 ): Executor {
-  const parsed = new Map<string, DocumentNode>();
+  const parsed = new LRUCache<string, DocumentNode>({
+    max: PARSE_CACHE_SIZE,
+    maxSize: PARSE_CACHE_CHARACTERS,
+    maxEntrySize: PARSE_CACHE_LARGEST_SOURCE,
+    sizeCalculation: (_document, source) => Math.max(1, source.length),
+  });
   const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
 
   function parse(input: string | Source): DocumentNode {
     const source = typeof input === 'string' ? input : input.body;
     const hit = parsed.get(source);
-    if (hit) {
-      // Re-insert to mark as recently used.
-      parsed.delete(source);
-      parsed.set(source, hit);
-      return hit;
-    }
+    if (hit) return hit;
+    assertNesting(source);
     const document = graphqlParse(source, { maxTokens: MAX_TOKENS });
+    // Over maxEntrySize, set() keeps nothing: a large document is parsed again next time.
     parsed.set(source, document);
-    if (parsed.size > PARSE_CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
     return document;
   }
 
   function validate(_schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
     let errors = validated.get(document);
     if (!errors) {
-      errors = graphqlValidate(schema, document, specifiedRules, { maxErrors: 20 });
+      // Linear bounds first: graphql-js's OverlappingFieldsCanBeMerged is super-linear in same-named
+      // fields and nested fragments (a 40-level nested fragment chain of 600 tokens took 100 ms), so a
+      // document too big, too deep or too costly is refused before it runs. The operation limits skip
+      // what they cannot resolve (unknown fields, fragments, cycles), which validation then reports.
+      errors = checkDocumentSize(document);
       if (errors.length === 0) errors = checkOperationLimits(schema, document, limits);
+      if (errors.length === 0)
+        errors = graphqlValidate(schema, document, specifiedRules, { maxErrors: 20 }).map(explainAbort);
       validated.set(document, errors);
     }
     return errors;

@@ -11,6 +11,8 @@ import { reviewResolvers } from './resolvers/reviews.js';
 import { watchlistResolvers } from './resolvers/watchlist.js';
 import { DateTimeScalar } from './scalars.js';
 import { applyAuthDirectives } from './auth-directives.js';
+import { applyNullArgumentDefaults } from './null-argument-defaults.js';
+import { applyStorableStrings } from './storable-strings.js';
 import { applyValidationDirectives } from './validation-directives.js';
 
 /** schema/ at the project root, found relative to this file from both src/ and dist/. */
@@ -36,6 +38,9 @@ export function buildSchema(dir = SCHEMA_DIR): GraphQLSchema {
     ],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
-  // @auth wraps outermost, so a caller who may not use a field learns nothing from argument checks.
-  return applyAuthDirectives(applyValidationDirectives(schema));
+  // The last applied runs first. @auth is outermost, so a caller who may not use a field learns nothing
+  // from argument checks; then nulls become defaults, then strings and directive bounds are checked.
+  return applyAuthDirectives(
+    applyNullArgumentDefaults(applyStorableStrings(applyValidationDirectives(schema))),
+  );
 }

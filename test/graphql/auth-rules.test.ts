@@ -31,7 +31,7 @@ describe('authorization rules declared in the schema', () => {
   });
 
   it('each curated tool’s scopes are derived from the fields its operation reaches', () => {
-    const executor = createExecutor(schema, { maxDepth: 10, maxCost: 50000 }, () => {});
+    const executor = createExecutor(schema, { maxDepth: 10, maxCost: 50000, maxFieldAliases: 15 }, () => {});
     const scopes = Object.fromEntries(
       loadOperations(executor, path.resolve(SCHEMA_DIR, '../operations')).map((op) => [
         op.toolName,

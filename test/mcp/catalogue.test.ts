@@ -9,7 +9,11 @@ const fixture = (name: string) => new URL(`../fixtures/${name}`, import.meta.url
 
 describe('the operation catalogue at start-up', () => {
   it('refuses to start with a readable list of every problem: file, line and message', () => {
-    const executor = createExecutor(buildSchema(), { maxDepth: 10, maxCost: 50000 }, () => {});
+    const executor = createExecutor(
+      buildSchema(),
+      { maxDepth: 10, maxCost: 50000, maxFieldAliases: 15 },
+      () => {},
+    );
     let problems: string[] = [];
     try {
       loadOperations(executor, fixture('operations-broken'));
