@@ -13,7 +13,6 @@ import { withVerificationCache } from './auth/verification-cache.js';
 import { createExecutor } from './graphql/executor.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
-import { createCircuitBreaker } from './mcp/circuit-breaker.js';
 import { SessionRegistry } from './mcp/sessions.js';
 import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
@@ -49,12 +48,19 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const operations = loadOperations(executor, config.operationsDir);
   const handle = await openDatabase({
     ...config.database,
+    statementTimeoutMs: config.resilience.statementTimeoutMs,
     dataDir: config.dataDir,
     seedFile: config.seedFile,
     onQuery: options.onQuery,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection failed'),
   });
-  const store = createStore(handle);
+  const store = createStore(handle, {
+    defaultTimeoutMs: config.resilience.graphqlTimeoutMs,
+    failureThreshold: config.resilience.circuitFailures,
+    probeIntervalMs: config.resilience.circuitProbeMs,
+    readRetries: config.resilience.readRetries,
+    onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
+  });
   const tokens = createTokenService({
     ...config.jwt,
     secret: resolveJwtSecret(config.jwt.secret, config.dataDir),
@@ -68,20 +74,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     ),
     { maxEntries: 10_000, maxAgeMs: 60_000 },
   );
-  const breaker = createCircuitBreaker({
-    failureThreshold: config.mcp.circuitFailures,
-    openMs: config.mcp.circuitOpenMs,
-    onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
-  });
   const metrics = createMetrics();
   const runTool = createToolRunner({
     executor,
     context: { store, tokens },
-    breaker,
     operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
-    readRetries: config.mcp.readRetries,
-    retryBaseDelayMs: 100,
     onToolCall: metrics.observeToolCall,
   });
   const sessions = new SessionRegistry({
@@ -132,6 +130,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       await closed;
       clearInterval(idleSweep);
       clearTimeout(grace);
+      store.policy.dispose();
       await handle.close();
     },
   };

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { User } from '../store/tables.js';
+import { writeTransaction, type CommitPhase } from '../store/write-transaction.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 export interface GraphQLContext {
@@ -17,10 +18,24 @@ export interface GraphQLContext {
   loaders: Loaders;
   logger: Logger;
   requestId: string;
-  /** Aborted when the caller cancels or its deadline passes; writes check it before committing. */
+  /**
+   * Aborted when the caller cancels (MCP cancellation, a /graphql client that disconnected) or, inside
+   * execution, when the deadline passes; writes check it before committing.
+   */
   signal?: AbortSignal;
+  /** This call's deadline; the executor's default (GRAPHQL_TIMEOUT_MS) when absent. */
+  timeoutMs?: number;
+  /** What execution did, for the caller's audit line and for an honest deadline answer. */
+  execution: ExecutionRecord;
   /** Reports a step of a long operation to a caller that asked for progress (MCP progressToken). */
   reportProgress?: (message: string) => void;
+}
+
+export interface ExecutionRecord {
+  /** Attempts made (reads may be retried); 0 when the circuit refused the call. */
+  attempts: number;
+  /** How far this request's writes got (src/store/write-transaction.ts). */
+  commit: CommitPhase;
 }
 
 export interface ContextDependencies {
@@ -30,9 +45,14 @@ export interface ContextDependencies {
 
 export function createContext(
   deps: ContextDependencies,
-  request: Pick<GraphQLContext, 'viewer' | 'logger' | 'requestId' | 'signal' | 'reportProgress'>,
+  request: Pick<GraphQLContext, 'viewer' | 'logger' | 'requestId' | 'signal' | 'timeoutMs' | 'reportProgress'>,
 ): GraphQLContext {
-  return { ...deps, ...request, loaders: createLoaders(deps.store) };
+  return {
+    ...deps,
+    ...request,
+    loaders: createLoaders(deps.store),
+    execution: { attempts: 0, commit: 'none' },
+  };
 }
 
 /**
@@ -57,12 +77,12 @@ async function provisionExternalUser(context: GraphQLContext, subject: string): 
   const localPart = createHash('sha256').update(subject).digest('hex').slice(0, 32);
   try {
     // 'external' is not a scrypt hash, so password sign-in can never succeed for this account.
-    return await context.store.accounts.create({
-      username: subject,
-      email: `${localPart}@external.invalid`,
-      passwordHash: 'external',
-      role: 'USER',
-    });
+    return await writeTransaction(context.store.handle, context, (trx) =>
+      context.store.accounts.create(
+        { username: subject, email: `${localPart}@external.invalid`, passwordHash: 'external', role: 'USER' },
+        trx,
+      ),
+    );
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     return context.store.accounts.findByUsername(subject);
