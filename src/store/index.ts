@@ -19,7 +19,7 @@ export function createStore(database: DatabaseHandle, options: StoreOptions = DE
   const policy = createStorePolicy({ ...options, ping: () => database.ping() });
   const handle: DatabaseHandle = {
     ...database,
-    // A successful ping (readiness) is evidence the database is back: an open circuit probes at once.
+    // A successful ping (readiness) is evidence the database is back: an open circuit closes at once.
     ping: async () => {
       await database.ping();
       policy.reachable();

@@ -5,8 +5,8 @@
  *
  * Two choices go beyond cockatiel's defaults, on purpose:
  * - Callers never act as the half-open trial. While the circuit is not closed every call fails fast, and the
- *   trial is a cheap ping with its own deadline that this policy runs every `probeIntervalMs` (and at once
- *   when a readiness check finds the database answering). So a trial is always settled: no cancelled or
+ *   trial is a cheap ping with its own deadline that this policy runs every `probeIntervalMs` (and a
+ *   readiness check that finds the database answering closes it at once). So a trial is always settled: no cancelled or
  *   timed-out call can leave it pending, and no caller waits behind it (cockatiel's half-open state makes
  *   concurrent callers await the trial).
  * - Only outages (the work reports them as StoreOutage: refused or dropped connections) count towards
@@ -91,7 +91,7 @@ export interface StorePolicy {
    */
   run<T>(work: (signal: AbortSignal) => Promise<T>, options: RunOptions): Promise<T>;
   state(): CircuitStateName;
-  /** Evidence from elsewhere (a successful readiness ping) that the database answers: probe now. */
+  /** Evidence from elsewhere (a successful readiness ping) that the database answers: close the circuit. */
   reachable(): void;
   dispose(): void;
 }
@@ -150,7 +150,10 @@ export function createStorePolicy(options: StorePolicyOptions): StorePolicy {
     clearInterval(probeTimer);
     probeTimer = undefined;
   });
-  breaker.onStateChange((state) => options.onStateChange?.(STATE_NAMES[state]));
+  breaker.onStateChange((state) => {
+    // Isolation is only the momentary step reachable() takes to close the circuit.
+    if (state !== CircuitState.Isolated) options.onStateChange?.(STATE_NAMES[state]);
+  });
 
   return {
     defaultTimeoutMs: options.defaultTimeoutMs,
@@ -175,7 +178,12 @@ export function createStorePolicy(options: StorePolicyOptions): StorePolicy {
       }
     },
     state: () => STATE_NAMES[breaker.state],
-    reachable: () => void probe(),
+    reachable() {
+      if (breaker.state !== CircuitState.Open && breaker.state !== CircuitState.HalfOpen) return;
+      // The ping that proved it was itself a settled trial: close at once. cockatiel closes a circuit
+      // only after a trial or when an isolation ends, so end a momentary isolation.
+      breaker.isolate().dispose();
+    },
     dispose() {
       clearInterval(probeTimer);
       probeTimer = undefined;
