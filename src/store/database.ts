@@ -52,7 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
   });
   try {
-    await migrate(db, dialect, options.seedFile);
+    await migrate(db, dialect, options.seedFile, options.url ? options.schema : undefined);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -141,8 +141,19 @@ async function openPostgres(
   return { driver: new PostgresDialect({ pool }), dialect: 'postgres' };
 }
 
-async function migrate(db: Kysely<Database>, dialect: Dialect, seedFile: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: createMigrationProvider(dialect, seedFile) });
+async function migrate(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  seedFile: string,
+  schema: string | undefined,
+): Promise<void> {
+  // Without migrationTableSchema kysely looks for its lock table in every schema: one found in another
+  // schema (another deployment, a parallel test run) is taken as ours, and locking then fails.
+  const migrator = new Migrator({
+    db,
+    provider: createMigrationProvider(dialect, seedFile),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
