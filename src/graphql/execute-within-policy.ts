@@ -10,13 +10,17 @@ import { isTransientStoreError } from '../store/db-errors.js';
 import { CallCancelled, CircuitOpen, DeadlineExceeded, StoreOutage } from '../store/store-policy.js';
 import type { CommitPhase } from '../store/write-transaction.js';
 import type { GraphQLContext } from './context.js';
+import { createLoaders } from './loaders.js';
 
 function failure(
   classification: Classification,
   message: string,
   extensions: Record<string, unknown> = {},
 ): ExecutionResult {
-  return { data: null, errors: [new GraphQLError(message, { extensions: { ...extensions, classification } })] };
+  return {
+    data: null,
+    errors: [new GraphQLError(message, { extensions: { ...extensions, classification } })],
+  };
 }
 
 /**
@@ -25,7 +29,8 @@ function failure(
  */
 function deadlineFailure(timeoutMs: number, mutation: boolean, commit: CommitPhase): ExecutionResult {
   const within = `The operation did not finish within ${timeoutMs / 1000} s and was abandoned`;
-  if (!mutation) return failure('TIMEOUT', `${within}; it is safe to call it again`, { timeoutMs, retryable: true });
+  if (!mutation)
+    return failure('TIMEOUT', `${within}; it is safe to call it again`, { timeoutMs, retryable: true });
   if (commit === 'none') {
     return failure('TIMEOUT', `${within} before anything was written; it is safe to call it again`, {
       timeoutMs,
@@ -54,8 +59,13 @@ export async function executeWithinPolicy(
   try {
     return await policy.run(
       async (signal) => {
-        // Resolvers see the signal that also aborts at the deadline; writes check it before committing.
-        const result = await executeOnce({ ...context, signal });
+        // Resolvers see the signal that also aborts at the deadline: writes check it before committing,
+        // and loaders stop sending batches once it has aborted. Each attempt starts with empty loaders.
+        const result = await executeOnce({
+          ...context,
+          signal,
+          loaders: createLoaders(context.store, signal),
+        });
         if (hasOutage(result)) throw new StoreOutage(result);
         return result;
       },
