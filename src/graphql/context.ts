@@ -45,7 +45,10 @@ export interface ContextDependencies {
 
 export function createContext(
   deps: ContextDependencies,
-  request: Pick<GraphQLContext, 'viewer' | 'logger' | 'requestId' | 'signal' | 'timeoutMs' | 'reportProgress'>,
+  request: Pick<
+    GraphQLContext,
+    'viewer' | 'logger' | 'requestId' | 'signal' | 'timeoutMs' | 'reportProgress'
+  >,
 ): GraphQLContext {
   return {
     ...deps,

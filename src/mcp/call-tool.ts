@@ -7,7 +7,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { ExecutionResult } from 'graphql';
 import type { Identity } from '../auth/identity.js';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
@@ -109,7 +108,11 @@ export function createToolRunner(options: ToolRunnerOptions) {
       timeoutMs: operation.settings.timeoutMs ?? options.defaultTimeoutMs,
       reportProgress,
     });
-    const result = await options.executor.run({ document: operation.document, variables: call.args, context });
+    const result = await options.executor.run({
+      document: operation.document,
+      variables: call.args,
+      context,
+    });
     // The SDK sends no response to a cancelled request; the audit line still records it.
     if (call.signal.aborted) throw call.signal.reason;
     await call.sendProgress?.(total ?? step + 1, total ?? step + 1, 'Done').catch(() => undefined);

@@ -101,7 +101,9 @@ describe.skipIf(!databaseUrl).each(['sessions', 'stateless'])(
       expect(logs.lines().some((l) => l.circuit === 'open')).toBe(true);
 
       proxy.up();
-      await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status, { timeout: 5000 }).toBe(200);
+      await expect
+        .poll(async () => (await fetch(`${server.url}/readyz`)).status, { timeout: 5000 })
+        .toBe(200);
       const recovered = await callTool(client, 'recommendMoviesForMood', { mood: 'COMEDY' });
       expect(recovered.isError).toBe(false);
       expect(logs.lines().some((l) => l.circuit === 'closed')).toBe(true);
