@@ -5,7 +5,9 @@
  * may have been applied.
  */
 import { sql, type Kysely } from 'kysely';
+import { AppError } from '../errors.js';
 import type { DatabaseHandle } from './database.js';
+import { isTransientStoreError } from './db-errors.js';
 import type { Database } from './tables.js';
 
 /** How far the writes of one request got: nothing sent to commit, a commit sent, a commit acknowledged. */
@@ -41,7 +43,17 @@ export async function writeTransaction<T>(
       throw error;
     }
     if (guard.execution) guard.execution.commit = 'committing';
-    await sql`commit`.execute(connection);
+    try {
+      await sql`commit`.execute(connection);
+    } catch (error) {
+      // The connection failed with the commit sent: it may have landed, so this must not look retryable.
+      if (!isTransientStoreError(error)) throw error;
+      throw new AppError(
+        'UNAVAILABLE',
+        'The database connection failed while this change was being committed; it may have been applied: check the current state before calling again',
+        { retryable: false, writeOutcome: 'unknown' },
+      );
+    }
     if (guard.execution) guard.execution.commit = 'committed';
     return result;
   });

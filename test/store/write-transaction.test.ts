@@ -180,6 +180,98 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
       .toBe(0);
   });
 
+  it('a connection lost while the commit is under way is UNAVAILABLE but not retryable: the change may have landed', async () => {
+    const user = await signIn();
+    const itemId = await addItem(user, '37');
+    env.stallAfter(/^delete from "watchlist_items"/i);
+    const pending = callTool(user.client, 'removeFromWatchlist', { itemId });
+    await expect.poll(() => env.stalled(), { timeout: 5000 }).toBe(true);
+    // The COMMIT is on its way; the connection is cut under it.
+    env.proxy.down();
+    const result = await pending;
+    env.proxy.resume();
+    env.proxy.up();
+    expect(result.structuredContent.errors[0]).toMatchObject({
+      classification: 'UNAVAILABLE',
+      retryable: false,
+      extensions: { writeOutcome: 'unknown' },
+    });
+    expect(result.structuredContent.errors[0]!.message).toMatch(/may have been applied/);
+  });
+
+  interface GraphQLWriteCase {
+    name: string;
+    mutation: string;
+    table: string;
+    /** Signs in as whoever may run it and prepares what it needs; returns the token and variables. */
+    prepare(): Promise<{ token?: string; variables?: Record<string, unknown> }>;
+  }
+  const admin = () => env.server.login('admin', 'admin123');
+  const newMovie = async (token: string) => {
+    const created = await env.server.graphql<{ createMovie: { id: string } }>(
+      'mutation { createMovie(input: { title: "Doomed", releaseYear: 2001 }) { id } }',
+      undefined,
+      token,
+    );
+    return created.body.data!.createMovie.id;
+  };
+  const graphqlWrites: GraphQLWriteCase[] = [
+    {
+      name: 'register',
+      mutation: 'mutation ($input: RegisterInput!) { register(input: $input) { token } }',
+      table: 'users',
+      prepare: async () => ({
+        variables: { input: { username: 'late_comer', email: 'late@example.com', password: 'secret123' } },
+      }),
+    },
+    {
+      name: 'createMovie',
+      mutation: 'mutation { createMovie(input: { title: "Never", releaseYear: 1999 }) { id } }',
+      table: 'movies',
+      prepare: async () => ({ token: await admin() }),
+    },
+    {
+      name: 'deleteMovie',
+      mutation: 'mutation ($id: ID!) { deleteMovie(id: $id) }',
+      table: 'movies',
+      prepare: async () => {
+        const token = await admin();
+        return { token, variables: { id: await newMovie(token) } };
+      },
+    },
+    {
+      name: 'deleteReview',
+      mutation: 'mutation ($id: ID!) { deleteReview(id: $id) }',
+      table: 'reviews',
+      prepare: async () => {
+        const user = await signIn();
+        const review = await env.server.graphql<{ createReview: { id: string } }>(
+          'mutation { createReview(input: { subject: { movieId: "38" }, score: 6 }) { id } }',
+          undefined,
+          user.token,
+        );
+        return { token: user.token, variables: { id: review.body.data!.createReview.id } };
+      },
+    },
+  ];
+
+  it.each(graphqlWrites)(
+    '/graphql $name past its deadline before the commit writes nothing ($table unchanged)',
+    async ({ mutation, table, prepare }) => {
+      const { token, variables } = await prepare();
+      const before = await env.server.count(table);
+      const rollbacks = env.rollbacks();
+      env.stallAfter(/^begin/i);
+      const response = await env.server.graphql(mutation, variables, token);
+      expect(response.body.errors![0]!.extensions).toMatchObject({
+        classification: 'TIMEOUT',
+        writeOutcome: 'none',
+      });
+      await resumeAndAwaitRollback(rollbacks);
+      expect(await env.server.count(table)).toBe(before);
+    },
+  );
+
   it('the same rule on /graphql: a deadline before the commit is a TIMEOUT in a normal GraphQL response, nothing written', async () => {
     const user = await signIn();
     const before = await rowsOf(user.username);
