@@ -43,6 +43,12 @@ export interface DatabaseHandle {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url && options.statementTimeoutMs) {
+    // Migrations and the first seed may run longer than any request may: they get a connection of their
+    // own, without the request timeouts, before the pool that serves requests opens.
+    const migration = await openDatabase({ ...options, statementTimeoutMs: undefined, poolSize: 1 });
+    await migration.close();
+  }
   const { dialect, driver } = options.url
     ? await openPostgres(options.url, options)
     : openSqlite(options.dataDir);

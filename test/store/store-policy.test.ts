@@ -5,9 +5,12 @@
  * wedge the circuit.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectClient } from '../helpers/mcp.js';
 import { databaseUrl, startProxiedServer, type ProxiedServer } from '../helpers/proxied-server.js';
+import { classificationOf, startTestServer } from '../helpers/server.js';
 
 const TIMEOUT_MS = 1500;
 /** Slack for a loaded 2-core machine on top of the configured deadline. */
@@ -174,6 +177,12 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
         return result.structuredContent.errors[0]?.message ?? '';
       })
       .toMatch(/calls are paused/);
+    // The same circuit answers /graphql: it fails fast too.
+    const graphql = await env.server.graphql('{ movie(id: "1") { title } }');
+    expect(graphql.body.errors![0]).toMatchObject({
+      message: expect.stringMatching(/calls are paused/),
+      extensions: { classification: 'UNAVAILABLE', retryAfterSeconds: 1 },
+    });
     // The database is reachable again but frozen: the probes (the circuit's trials) hang and time out.
     env.proxy.up();
     env.proxy.stall();
@@ -202,6 +211,37 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
         .at(-1)?.circuit,
     ).toBe('closed');
     expect(await graphqlOutcome('{ movie(id: "3") { title } }')).toBe('OK');
+  });
+});
+
+describe.skipIf(!databaseUrl)('statement_timeout', () => {
+  it('a query frozen on a lock is cancelled by PostgreSQL after DATABASE_STATEMENT_TIMEOUT_MS: TIMEOUT, and its pooled connection is free again', async () => {
+    // One pooled connection: the query after the frozen one can only run if that connection came back.
+    const server = await startTestServer('postgres', {
+      env: { DATABASE_STATEMENT_TIMEOUT_MS: '500', GRAPHQL_TIMEOUT_MS: '8000', DATABASE_POOL_SIZE: '1' },
+    });
+    const locker = new pg.Client({ connectionString: databaseUrl });
+    try {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
+        server.store.handle.db,
+      );
+      await locker.connect();
+      await locker.query('begin');
+      await locker.query(`lock table "${rows[0]!.schema}".movies in access exclusive mode`);
+      const started = performance.now();
+      const frozen = await server.graphql('{ movie(id: "1") { title } }');
+      const elapsed = performance.now() - started;
+      expect(classificationOf(frozen)).toBe('TIMEOUT');
+      expect(frozen.body.errors![0]!.message).toBe('The database did not answer in time; try again shortly');
+      // PostgreSQL answered, long before the operation's own deadline.
+      expect(elapsed).toBeGreaterThanOrEqual(400);
+      expect(elapsed).toBeLessThan(8000);
+      await locker.query('rollback');
+      expect(classificationOf(await server.graphql('{ movie(id: "2") { title } }'))).toBeUndefined();
+    } finally {
+      await locker.end();
+      await server.stop();
+    }
   });
 });
 
