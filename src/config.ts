@@ -76,14 +76,19 @@ const envSchema = z.object({
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
   /** A session unused for this long is closed. */
   MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
-  /** Default deadline of one tool call. */
+  /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
-  /** Extra attempts for a read tool whose store failed transiently (writes are never retried). */
-  MCP_READ_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
-  /** Consecutive store failures that open the circuit. */
-  MCP_CIRCUIT_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
-  /** How long an open circuit refuses calls before one trial call. */
-  MCP_CIRCUIT_OPEN_MS: z.coerce.number().int().min(100).max(600000).default(10000),
+  // Deadlines and recovery: one policy for /graphql and every tool (src/store/store-policy.ts).
+  /** Deadline of one /graphql operation; past it the answer is a TIMEOUT error and the work is abandoned. */
+  GRAPHQL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /** PostgreSQL statement_timeout (and idle-in-transaction timeout): no frozen query holds a connection longer. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(15000),
+  /** Extra attempts for a read whose store failed transiently (writes are never retried). */
+  STORE_READ_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  /** Consecutive store connection failures that open the circuit (timeouts do not count). */
+  STORE_CIRCUIT_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /** While the circuit is open, the database is pinged this often; the first answer closes it. */
+  STORE_CIRCUIT_PROBE_MS: z.coerce.number().int().min(50).max(60000).default(500),
   /** An external OAuth 2.1 issuer whose tokens /mcp and /graphql accept too (its `iss`). */
   OAUTH_ISSUER: z.url().optional(),
   /** The issuer's JWKS URL; required with OAUTH_ISSUER. */
@@ -161,12 +166,17 @@ export interface Config {
     maxSessions: number;
     sessionIdleMs: number;
     toolTimeoutMs: number;
-    readRetries: number;
-    circuitFailures: number;
-    circuitOpenMs: number;
     maxSessionsPerUser: number;
     maxSessionsPerAddress: number;
     maxArgumentDepth: number;
+  };
+  /** Deadlines, retries and the circuit shared by /graphql and the tools. */
+  resilience: {
+    graphqlTimeoutMs: number;
+    statementTimeoutMs: number;
+    readRetries: number;
+    circuitFailures: number;
+    circuitProbeMs: number;
   };
   shutdown: { delayMs: number; graceMs: number };
   oauth?: { issuer: string; jwksUrl: string; algorithms: string[] };
@@ -293,13 +303,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSessions: e.MCP_MAX_SESSIONS,
       sessionIdleMs: e.MCP_SESSION_IDLE_SECONDS * 1000,
       toolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS,
-      readRetries: e.MCP_READ_RETRIES,
-      circuitFailures: e.MCP_CIRCUIT_FAILURES,
-      circuitOpenMs: e.MCP_CIRCUIT_OPEN_MS,
       // A per-principal cap above the global one would be no cap at all.
       maxSessionsPerUser: Math.min(e.MCP_MAX_SESSIONS_PER_USER, e.MCP_MAX_SESSIONS),
       maxSessionsPerAddress: Math.min(e.MCP_MAX_SESSIONS_PER_ADDRESS, e.MCP_MAX_SESSIONS),
       maxArgumentDepth: e.MCP_MAX_ARGUMENT_DEPTH,
+    },
+    resilience: {
+      graphqlTimeoutMs: e.GRAPHQL_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      readRetries: e.STORE_READ_RETRIES,
+      circuitFailures: e.STORE_CIRCUIT_FAILURES,
+      circuitProbeMs: e.STORE_CIRCUIT_PROBE_MS,
     },
     shutdown: { delayMs: e.SHUTDOWN_DELAY_MS, graceMs: e.SHUTDOWN_GRACE_MS },
     oauth:

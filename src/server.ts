@@ -15,7 +15,6 @@ import { createExecutor } from './graphql/executor.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
-import { createCircuitBreaker } from './mcp/circuit-breaker.js';
 import { SessionRegistry } from './mcp/sessions.js';
 import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
@@ -54,12 +53,19 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const operations = loadOperations(executor, config.operationsDir);
   const handle = await openDatabase({
     ...config.database,
+    statementTimeoutMs: config.resilience.statementTimeoutMs,
     dataDir: config.dataDir,
     seedFile: config.seedFile,
     onQuery: options.onQuery,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection failed'),
   });
-  const store = createStore(handle);
+  const store = createStore(handle, {
+    defaultTimeoutMs: config.resilience.graphqlTimeoutMs,
+    failureThreshold: config.resilience.circuitFailures,
+    probeIntervalMs: config.resilience.circuitProbeMs,
+    readRetries: config.resilience.readRetries,
+    onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
+  });
   const tokens = createTokenService({
     ...config.jwt,
     secret: resolveJwtSecret(config.jwt.secret, config.dataDir),
@@ -81,21 +87,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       onUnavailable: (error) => logger.warn({ err: error }, 'account check skipped: store unavailable'),
     },
   );
-  const breaker = createCircuitBreaker({
-    failureThreshold: config.mcp.circuitFailures,
-    openMs: config.mcp.circuitOpenMs,
-    onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
-  });
   const metrics = createMetrics();
   const limits = createAbuseLimits(config.rateLimits);
   const runTool = createToolRunner({
     executor,
     context: { store, tokens, limits },
-    breaker,
     operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
-    readRetries: config.mcp.readRetries,
-    retryBaseDelayMs: 100,
     onToolCall: metrics.observeToolCall,
   });
   const sessions = new SessionRegistry({
@@ -144,6 +142,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;
+    store.policy.dispose();
     await handle.close();
   }
 

@@ -30,6 +30,19 @@ describe('loadConfig', () => {
       expect(problems).toMatch(/JWT_SECRET: must be at least 32 characters/);
     }
   });
+
+  it('deadlines and recovery have defaults and bounds, one block for /graphql and the tools', () => {
+    expect(loadConfig({}).resilience).toEqual({
+      graphqlTimeoutMs: 10000,
+      statementTimeoutMs: 15000,
+      readRetries: 2,
+      circuitFailures: 5,
+      circuitProbeMs: 500,
+    });
+    expect(() => loadConfig({ GRAPHQL_TIMEOUT_MS: '0', STORE_CIRCUIT_PROBE_MS: 'soon' })).toThrow(
+      /GRAPHQL_TIMEOUT_MS[\s\S]*STORE_CIRCUIT_PROBE_MS/,
+    );
+  });
 });
 
 describe('binding a public address', () => {

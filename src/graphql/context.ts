@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { unauthorized } from '../errors.js';
 import type { User } from '../store/tables.js';
+import { writeTransaction, type CommitPhase } from '../store/write-transaction.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 export interface GraphQLContext {
@@ -23,9 +24,24 @@ export interface GraphQLContext {
   /** The caller's address as this server trusts it (TRUST_PROXY); undefined for in-process callers. */
   clientAddress?: string;
   /** Aborted when the caller cancels or its deadline passes; writes check it before committing. */
+  /**
+   * Aborted when the caller cancels (MCP cancellation, a /graphql client that disconnected) or, inside
+   * execution, when the deadline passes; writes check it before committing.
+   */
   signal?: AbortSignal;
+  /** This call's deadline; the executor's default (GRAPHQL_TIMEOUT_MS) when absent. */
+  timeoutMs?: number;
+  /** What execution did, for the caller's audit line and for an honest deadline answer. */
+  execution: ExecutionRecord;
   /** Reports a step of a long operation to a caller that asked for progress (MCP progressToken). */
   reportProgress?: (message: string) => void;
+}
+
+export interface ExecutionRecord {
+  /** Attempts made (reads may be retried); 0 when the circuit refused the call. */
+  attempts: number;
+  /** How far this request's writes got (src/store/write-transaction.ts). */
+  commit: CommitPhase;
 }
 
 export interface ContextDependencies {
@@ -38,10 +54,15 @@ export function createContext(
   deps: ContextDependencies,
   request: Pick<
     GraphQLContext,
-    'viewer' | 'logger' | 'requestId' | 'signal' | 'reportProgress' | 'clientAddress'
+    'viewer' | 'logger' | 'requestId' | 'signal' | 'timeoutMs' | 'reportProgress' | 'clientAddress'
   >,
 ): GraphQLContext {
-  return { ...deps, ...request, loaders: createLoaders(deps.store) };
+  return {
+    ...deps,
+    ...request,
+    loaders: createLoaders(deps.store),
+    execution: { attempts: 0, commit: 'none' },
+  };
 }
 
 /**
@@ -78,12 +99,12 @@ async function provisionExternalUser(context: GraphQLContext, subject: string): 
   const localPart = createHash('sha256').update(subject).digest('hex').slice(0, 32);
   try {
     // 'external' is not a scrypt hash, so password sign-in can never succeed for this account.
-    return await context.store.accounts.create({
-      username: subject,
-      email: `${localPart}@external.invalid`,
-      passwordHash: 'external',
-      role: 'USER',
-    });
+    return await writeTransaction(context.store.handle, context, (trx) =>
+      context.store.accounts.create(
+        { username: subject, email: `${localPart}@external.invalid`, passwordHash: 'external', role: 'USER' },
+        trx,
+      ),
+    );
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     return context.store.accounts.findByUsername(subject);

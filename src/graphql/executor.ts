@@ -21,6 +21,7 @@ import { LRUCache } from 'lru-cache';
 import { admitOperation } from './admit-operation.js';
 import type { GraphQLContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
+import { executeWithinPolicy } from './execute-within-policy.js';
 import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
 
 /** Largest number of tokens a document may have: bounds parser work before validation sees it. */
@@ -89,7 +90,10 @@ export interface Executor {
   parse(source: string | Source): DocumentNode;
   /** Standard rules plus depth and cost limits; the result is cached per document. */
   validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];
-  /** Executes and classifies every error, logging masked ones with the request's logger. */
+  /**
+   * Executes under the store policy (deadline, the caller's signal, read retries, circuit) and classifies
+   * every error, logging masked ones with the request's logger.
+   */
   execute(args: ExecutionArgs): Promise<ExecutionResult>;
   /** The formatter for errors raised outside execution. */
   formatError(error: Readonly<GraphQLError | Error>): GraphQLError;
@@ -145,11 +149,16 @@ export function createExecutor(
     const context = args.contextValue as GraphQLContext;
     const refused = await admitOperation(context);
     if (refused) return refused;
-    const result = (await graphqlExecute({ ...args, schema })) as ExecutionResult;
+    const operation = getOperationAST(args.document, args.operationName)?.operation;
+    const result = await executeWithinPolicy(context, operation, (contextValue) =>
+      graphqlExecute({ ...args, schema, contextValue }),
+    );
     if (!result.errors) return result;
     const log: InternalErrorSink = (error, reference) =>
       context.logger.error({ err: error, reference }, 'error while resolving');
-    return { ...result, errors: result.errors.map((error) => classifyError(error, log)) };
+    // Without `data` the errors are variable coercion's (the request's fault); with it, execution's.
+    const phase = 'data' in result ? 'execution' : 'request';
+    return { ...result, errors: result.errors.map((error) => classifyError(error, log, phase)) };
   }
 
   return {

@@ -1,13 +1,19 @@
 /**
- * The classified error formatter (SPEC section 3). Deliberate errors (AppError, GraphQL's own request
- * errors) pass with their message; anything else is masked behind a reference that is logged in full.
+ * The classified error formatter (SPEC section 3). Deliberate errors (AppError, and GraphQL's own errors
+ * about the request: syntax, validation, variable coercion) pass with their message; anything else is
+ * masked behind a reference that is logged in full. During execution GraphQL's own errors are not about
+ * the request but about our data or code (an enum value the schema cannot serialize, a null in a non-null
+ * field), so there only our own errors pass.
  */
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { AppError, isAppError, type Classification } from '../errors.js';
-import { isConstraintViolation, isTransientStoreError } from '../store/db-errors.js';
+import { isConstraintViolation, isStatementTimeout, isTransientStoreError } from '../store/db-errors.js';
 
 export type InternalErrorSink = (error: unknown, reference: string) => void;
+
+/** Where an error was raised: before execution (about the request) or while resolving fields. */
+export type ErrorPhase = 'request' | 'execution';
 
 function withClassification(
   error: GraphQLError,
@@ -29,16 +35,26 @@ function fromAppError(error: GraphQLError, appError: AppError): GraphQLError {
   return withClassification(error, appError.message, appError.classification, appError.extensions);
 }
 
-export function classifyError(error: GraphQLError, onInternal: InternalErrorSink): GraphQLError {
+export function classifyError(
+  error: GraphQLError,
+  onInternal: InternalErrorSink,
+  phase: ErrorPhase = 'request',
+): GraphQLError {
   if (typeof error.extensions.classification === 'string') return error;
   const original = error.originalError;
-  // No original error: GraphQL rejected the request itself (syntax, validation, variable coercion).
-  if (!original) return withClassification(error, error.message, 'BAD_REQUEST');
   if (isAppError(original)) return fromAppError(error, original);
-  if (original instanceof GraphQLError) {
-    return isAppError(original.originalError)
-      ? fromAppError(error, original.originalError)
-      : withClassification(error, error.message, 'BAD_REQUEST');
+  if (original instanceof GraphQLError && isAppError(original.originalError)) {
+    return fromAppError(error, original.originalError);
+  }
+  // GraphQL rejected the request itself (syntax, validation, variable coercion).
+  if (phase === 'request' && (!original || original instanceof GraphQLError)) {
+    return withClassification(error, error.message, 'BAD_REQUEST');
+  }
+  if (isStatementTimeout(original)) {
+    // The database cancelled a statement that ran past its statement_timeout; its transaction rolled back.
+    return withClassification(error, 'The database did not answer in time; try again shortly', 'TIMEOUT', {
+      retryable: true,
+    });
   }
   if (isConstraintViolation(original)) {
     return withClassification(
@@ -48,7 +64,7 @@ export function classifyError(error: GraphQLError, onInternal: InternalErrorSink
     );
   }
   const reference = randomUUID();
-  onInternal(original, reference);
+  onInternal(original ?? error, reference);
   if (isTransientStoreError(original)) {
     return withClassification(
       error,

@@ -6,16 +6,26 @@ import DataLoader from 'dataloader';
 import type { Store } from '../store/index.js';
 
 /** One row (or undefined) per key, in key order. */
-function byKey<K, V>(fetch: (keys: readonly K[]) => Promise<V[]>, keyOf: (row: V) => K) {
+function byKey<K, V>(
+  fetch: (keys: readonly K[]) => Promise<V[]>,
+  keyOf: (row: V) => K,
+  signal?: AbortSignal,
+) {
   return new DataLoader<K, V | undefined>(async (keys) => {
+    signal?.throwIfAborted();
     const rows = new Map((await fetch(keys)).map((row) => [keyOf(row), row]));
     return keys.map((key) => rows.get(key));
   });
 }
 
 /** All rows per key (possibly none), in the order the query returned them. */
-function groupedBy<K, V>(fetch: (keys: readonly K[]) => Promise<V[]>, keyOf: (row: V) => K | null) {
+function groupedBy<K, V>(
+  fetch: (keys: readonly K[]) => Promise<V[]>,
+  keyOf: (row: V) => K | null,
+  signal?: AbortSignal,
+) {
   return new DataLoader<K, V[]>(async (keys) => {
+    signal?.throwIfAborted();
     const groups = new Map<K, V[]>(keys.map((key) => [key, []]));
     for (const row of await fetch(keys)) {
       const key = keyOf(row);
@@ -25,31 +35,37 @@ function groupedBy<K, V>(fetch: (keys: readonly K[]) => Promise<V[]>, keyOf: (ro
   });
 }
 
-export function createLoaders(store: Store) {
+/**
+ * `signal` is the request's (its deadline or its caller's cancellation): once it has aborted no further
+ * batch goes to the database, so abandoned work stops at the next level instead of queueing for a
+ * pooled connection ahead of live requests.
+ */
+export function createLoaders(store: Store, signal?: AbortSignal) {
   const { catalog, accounts, reviews } = store;
   return {
-    movie: byKey(catalog.moviesByIds, (m) => m.id),
-    person: byKey(catalog.peopleByIds, (p) => p.id),
-    tvShow: byKey(catalog.tvShowsByIds, (s) => s.id),
-    user: byKey(accounts.usersByIds, (u) => u.id),
-    userByUsername: byKey(accounts.usersByUsernames, (u) => u.username),
-    directorsOfMovie: groupedBy(catalog.directorsOfMovies, (row) => row.owner_id),
-    castOfMovie: groupedBy(catalog.castOfMovies, (row) => row.movie_id),
-    reviewsOfMovie: groupedBy(reviews.ofMovies, (row) => row.movie_id),
+    movie: byKey(catalog.moviesByIds, (m) => m.id, signal),
+    person: byKey(catalog.peopleByIds, (p) => p.id, signal),
+    tvShow: byKey(catalog.tvShowsByIds, (s) => s.id, signal),
+    user: byKey(accounts.usersByIds, (u) => u.id, signal),
+    userByUsername: byKey(accounts.usersByUsernames, (u) => u.username, signal),
+    directorsOfMovie: groupedBy(catalog.directorsOfMovies, (row) => row.owner_id, signal),
+    castOfMovie: groupedBy(catalog.castOfMovies, (row) => row.movie_id, signal),
+    reviewsOfMovie: groupedBy(reviews.ofMovies, (row) => row.movie_id, signal),
     reviewCountOfMovie: new DataLoader<number, number>(async (ids) => {
+      signal?.throwIfAborted();
       const counts = new Map(
         (await reviews.countsForMovies(ids)).map((row) => [row.movie_id, Number(row.count)]),
       );
       return ids.map((id) => counts.get(id) ?? 0);
     }),
-    moviesDirectedBy: groupedBy(catalog.moviesDirectedBy, (row) => row.owner_id),
-    movieCreditsOf: groupedBy(catalog.movieCreditsOf, (row) => row.person_id),
-    creatorsOfShow: groupedBy(catalog.creatorsOfShows, (row) => row.owner_id),
-    castOfShow: groupedBy(catalog.castOfShows, (row) => row.tv_show_id),
-    episodesOfShow: groupedBy(catalog.episodesOfShows, (row) => row.tv_show_id),
-    reviewsOfShow: groupedBy(reviews.ofShows, (row) => row.tv_show_id),
-    showsCreatedBy: groupedBy(catalog.showsCreatedBy, (row) => row.owner_id),
-    showCreditsOf: groupedBy(catalog.showCreditsOf, (row) => row.person_id),
+    moviesDirectedBy: groupedBy(catalog.moviesDirectedBy, (row) => row.owner_id, signal),
+    movieCreditsOf: groupedBy(catalog.movieCreditsOf, (row) => row.person_id, signal),
+    creatorsOfShow: groupedBy(catalog.creatorsOfShows, (row) => row.owner_id, signal),
+    castOfShow: groupedBy(catalog.castOfShows, (row) => row.tv_show_id, signal),
+    episodesOfShow: groupedBy(catalog.episodesOfShows, (row) => row.tv_show_id, signal),
+    reviewsOfShow: groupedBy(reviews.ofShows, (row) => row.tv_show_id, signal),
+    showsCreatedBy: groupedBy(catalog.showsCreatedBy, (row) => row.owner_id, signal),
+    showCreditsOf: groupedBy(catalog.showCreditsOf, (row) => row.person_id, signal),
   };
 }
 

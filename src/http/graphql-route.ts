@@ -7,6 +7,7 @@ import { getOperationAST } from 'graphql';
 import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
+import { disconnectSignal } from './disconnect-signal.js';
 import { localsOf } from './locals.js';
 import { rateLimitedResponse } from './rate-limited-response.js';
 
@@ -75,7 +76,14 @@ export function graphqlRoute(
     context: (req) => {
       const { viewer, logger, requestId, clientAddress } = localsOf(req.context.res);
       // GraphQLContext is an interface without an index signature; graphql-http only passes it through.
-      return createContext(deps, { viewer, logger, requestId, clientAddress }) as unknown as OperationContext;
+      const signal = disconnectSignal(req.context.res);
+      return createContext(deps, {
+        viewer,
+        logger,
+        requestId,
+        clientAddress,
+        signal,
+      }) as unknown as OperationContext;
     },
   });
 

@@ -1,20 +1,17 @@
 /**
- * Runs one tool call: check the arguments and the circuit, then execute the
- * operation in-process through the one executor, within a deadline, retrying idempotent reads on
- * transient store failures, and map the outcome. Every path returns a CallToolResult; nothing throws.
+ * Runs one tool call: check the arguments, then execute the operation in-process through the one
+ * executor (which owns roles and scopes, the deadline, retries and circuit for /graphql and tools alike,
+ * given this tool's deadline), and map the outcome. Every path returns a CallToolResult; nothing throws.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { ExecutionResult } from 'graphql';
 import type { Identity } from '../auth/identity.js';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
-import { linkSignals } from './abort.js';
-import type { CircuitBreaker } from './circuit-breaker.js';
 import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
 
 export interface ToolCall {
@@ -34,12 +31,9 @@ export interface ToolCall {
 export interface ToolRunnerOptions {
   executor: Executor;
   context: ContextDependencies;
-  breaker: CircuitBreaker;
   operations: readonly CuratedOperation[];
+  /** A tool's deadline unless tools.json gives it its own `timeoutMs`. */
   defaultTimeoutMs: number;
-  /** Extra attempts for an idempotent read that failed transiently. */
-  readRetries: number;
-  retryBaseDelayMs: number;
   /** Observes every finished call (metrics). */
   onToolCall?: (tool: string, outcome: string, seconds: number) => void;
 }
@@ -98,66 +92,36 @@ function hashArguments(args: unknown): string {
     .slice(0, 16);
 }
 
-class DeadlineExceeded extends Error {}
-
-function hasClassification(result: ExecutionResult, classification: string): boolean {
-  return (result.errors ?? []).some((e) => e.extensions?.classification === classification);
-}
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-
 export function createToolRunner(options: ToolRunnerOptions) {
   const validators = compileValidators(options.operations);
 
-  async function execute(
-    call: ToolCall,
-    signal: AbortSignal,
-  ): Promise<{ result: CallToolResult; attempts: number }> {
+  async function execute(call: ToolCall): Promise<{ result: CallToolResult; attempts: number }> {
     const { operation } = call;
     let step = 0;
     const total = operation.settings.progressSteps;
     const reportProgress = call.sendProgress
       ? (message: string) => void call.sendProgress?.(++step, total, message).catch(() => undefined)
       : undefined;
-    const attempts = operation.kind === 'query' ? 1 + options.readRetries : 1;
-    let result: ExecutionResult = { errors: [] };
-    let attempt = 0;
-    while (attempt < attempts) {
-      attempt += 1;
-      const context = createContext(options.context, {
-        viewer: call.viewer,
-        clientAddress: call.clientAddress,
-        logger: call.logger,
-        requestId: call.requestId,
-        signal,
-        reportProgress,
-      });
-      const run = options.executor.run({ document: operation.document, variables: call.args, context });
-      result = await new Promise<ExecutionResult>((resolve, reject) => {
-        if (signal.aborted) return reject(signal.reason);
-        const onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-      });
-      const unavailable = hasClassification(result, 'UNAVAILABLE');
-      if (!unavailable) {
-        options.breaker.recordSuccess();
-        break;
-      }
-      options.breaker.recordFailure();
-      if (attempt >= attempts || options.breaker.state() === 'open') break;
-      // Exponential backoff with jitter; only idempotent reads get here.
-      await sleep(options.retryBaseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random()), signal);
-      signal.throwIfAborted();
-    }
+    const context = createContext(options.context, {
+      viewer: call.viewer,
+      clientAddress: call.clientAddress,
+      logger: call.logger,
+      requestId: call.requestId,
+      signal: call.signal,
+      timeoutMs: operation.settings.timeoutMs ?? options.defaultTimeoutMs,
+      reportProgress,
+    });
+    const result = await options.executor.run({
+      document: operation.document,
+      variables: call.args,
+      context,
+    });
+    // The SDK sends no response to a cancelled request; the audit line still records it.
+    if (call.signal.aborted) throw call.signal.reason;
     await call.sendProgress?.(total ?? step + 1, total ?? step + 1, 'Done').catch(() => undefined);
     return {
       result: toCallToolResult(result, operation.rootKey, operation.settings.allowPartialData),
-      attempts: attempt,
+      attempts: context.execution.attempts,
     };
   }
 
@@ -168,7 +132,9 @@ export function createToolRunner(options: ToolRunnerOptions) {
     let result: CallToolResult;
     let outcome: string;
     try {
-      result = checkCall(call) ?? (await runWithDeadline(call, (r) => (attempts = r)));
+      const refusal = checkCall(call);
+      if (refusal) result = refusal;
+      else ({ result, attempts } = await execute(call));
       outcome = outcomeOf(result);
     } catch (error) {
       if (call.signal.aborted) {
@@ -205,8 +171,8 @@ export function createToolRunner(options: ToolRunnerOptions) {
   };
 
   /**
-   * The checks that need no backend: arguments and the circuit. Roles and scopes are the executor's
-   * (@auth in the schema), so a tool obeys exactly the rule its /graphql twin does.
+   * The check that needs no backend: the arguments. Roles and scopes are the executor's (@auth in the
+   * schema), so a tool obeys exactly the rule its /graphql twin does.
    */
   function checkCall(call: ToolCall): CallToolResult | undefined {
     const { operation, args } = call;
@@ -215,52 +181,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       const { field, message } = describeArgumentError(validate.errors![0]!);
       return toolFailure('BAD_REQUEST', `Invalid arguments for ${operation.toolName}: ${message}`, { field });
     }
-    const admission = options.breaker.admit();
-    if (!admission.allowed) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
-      return toolFailure(
-        'UNAVAILABLE',
-        `The movie database is unavailable; calls are paused. Try again in ${retryAfterSeconds} s`,
-        {
-          retryAfterSeconds,
-        },
-      );
-    }
     return undefined;
-  }
-
-  async function runWithDeadline(call: ToolCall, setAttempts: (n: number) => void): Promise<CallToolResult> {
-    const timeoutMs = call.operation.settings.timeoutMs ?? options.defaultTimeoutMs;
-    const linked = linkSignals(call.signal);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      linked.abort(new DeadlineExceeded());
-    }, timeoutMs);
-    const signal = linked.signal;
-    try {
-      const { result, attempts } = await execute(call, signal);
-      setAttempts(attempts);
-      return result;
-    } catch (error) {
-      if (!timedOut || call.signal.aborted) throw error;
-      options.breaker.recordFailure();
-      const seconds = timeoutMs / 1000;
-      const advice =
-        call.operation.kind === 'query'
-          ? 'it is safe to call it again'
-          : 'the change was not applied if it had not committed; check the current state before calling again';
-      return toolFailure(
-        'TIMEOUT',
-        `${call.operation.toolName} did not finish within ${seconds} s and was abandoned; ${advice}`,
-        {
-          timeoutMs,
-        },
-      );
-    } finally {
-      clearTimeout(timer);
-      linked.release();
-    }
   }
 }
 

@@ -20,13 +20,14 @@ function classificationOf(value: unknown): Classification {
 }
 
 export function toToolError(error: Pick<GraphQLError, 'message' | 'path' | 'extensions'>): ToolError {
-  const { classification, ...rest } = error.extensions ?? {};
+  const { classification, retryable, ...rest } = error.extensions ?? {};
   const kind = classificationOf(classification);
   return {
     message: error.message,
     path: error.path ? [...error.path] : null,
     classification: kind,
-    retryable: RETRYABLE[kind],
+    // An error can overrule its classification's default (a deadline after a commit is not retryable).
+    retryable: typeof retryable === 'boolean' ? retryable : RETRYABLE[kind],
     ...(Object.keys(rest).length > 0 ? { extensions: rest } : {}),
   };
 }

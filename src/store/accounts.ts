@@ -21,13 +21,11 @@ export function createAccounts(db: Kysely<Database>) {
     findByUsername: (username: string) =>
       db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst(),
     /** Inserts the user; a taken username or e-mail trips a unique index (the caller classifies it). */
-    create: (user: {
-      username: string;
-      email: string;
-      passwordHash: string;
-      role: RoleName;
-    }): Promise<User> =>
-      db
+    create: (
+      user: { username: string; email: string; passwordHash: string; role: RoleName },
+      trx: Kysely<Database>,
+    ): Promise<User> =>
+      trx
         .insertInto('users')
         .values({
           username: user.username,

@@ -261,49 +261,47 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
         .orderBy('episode_number')
         .execute(),
 
-    async createMovie(movie: NewMovie, directorIds: number[]): Promise<Movie> {
-      return db.transaction().execute(async (trx) => {
-        const created = await trx.insertInto('movies').values(movie).returningAll().executeTakeFirstOrThrow();
-        if (directorIds.length > 0) {
-          await trx
-            .insertInto('movie_directors')
-            .values(directorIds.map((person_id) => ({ movie_id: created.id, person_id })))
-            .execute();
-        }
-        return created;
-      });
+    // Writes take the transaction they run in (src/store/write-transaction.ts).
+    async createMovie(movie: NewMovie, directorIds: number[], trx: Kysely<Database>): Promise<Movie> {
+      const created = await trx.insertInto('movies').values(movie).returningAll().executeTakeFirstOrThrow();
+      if (directorIds.length > 0) {
+        await trx
+          .insertInto('movie_directors')
+          .values(directorIds.map((person_id) => ({ movie_id: created.id, person_id })))
+          .execute();
+      }
+      return created;
     },
 
     async updateMovie(
       id: number,
       changes: Partial<NewMovie>,
       directorIds: number[] | undefined,
+      trx: Kysely<Database>,
     ): Promise<Movie | undefined> {
-      return db.transaction().execute(async (trx) => {
-        const updated =
-          Object.keys(changes).length > 0
-            ? await trx
-                .updateTable('movies')
-                .set(changes)
-                .where('id', '=', id)
-                .returningAll()
-                .executeTakeFirst()
-            : await trx.selectFrom('movies').selectAll().where('id', '=', id).executeTakeFirst();
-        if (updated && directorIds !== undefined) {
-          await trx.deleteFrom('movie_directors').where('movie_id', '=', id).execute();
-          if (directorIds.length > 0) {
-            await trx
-              .insertInto('movie_directors')
-              .values(directorIds.map((person_id) => ({ movie_id: id, person_id })))
-              .execute();
-          }
+      const updated =
+        Object.keys(changes).length > 0
+          ? await trx
+              .updateTable('movies')
+              .set(changes)
+              .where('id', '=', id)
+              .returningAll()
+              .executeTakeFirst()
+          : await trx.selectFrom('movies').selectAll().where('id', '=', id).executeTakeFirst();
+      if (updated && directorIds !== undefined) {
+        await trx.deleteFrom('movie_directors').where('movie_id', '=', id).execute();
+        if (directorIds.length > 0) {
+          await trx
+            .insertInto('movie_directors')
+            .values(directorIds.map((person_id) => ({ movie_id: id, person_id })))
+            .execute();
         }
-        return updated;
-      });
+      }
+      return updated;
     },
 
-    async deleteMovie(id: number): Promise<boolean> {
-      const result = await db.deleteFrom('movies').where('id', '=', id).executeTakeFirst();
+    async deleteMovie(id: number, trx: Kysely<Database>): Promise<boolean> {
+      const result = await trx.deleteFrom('movies').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };

@@ -25,6 +25,8 @@ export interface DatabaseOptions {
   url?: string;
   schema?: string;
   poolSize: number;
+  /** PostgreSQL: the server cancels a statement (and ends a transaction left idle) after this long. */
+  statementTimeoutMs?: number;
   seedFile: string;
   /** Called with every SQL statement run; tests use it to count queries. */
   onQuery?: (sql: string) => void;
@@ -41,6 +43,12 @@ export interface DatabaseHandle {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url && options.statementTimeoutMs) {
+    // Migrations and the first seed may run longer than any request may: they get a connection of their
+    // own, without the request timeouts, before the pool that serves requests opens.
+    const migration = await openDatabase({ ...options, statementTimeoutMs: undefined, poolSize: 1 });
+    await migration.close();
+  }
   const { dialect, driver } = options.url
     ? await openPostgres(options.url, options)
     : openSqlite(options.dataDir);
@@ -121,6 +129,13 @@ async function openPostgres(
     max: options.poolSize,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
+    // A frozen or abandoned query must not hold a pooled connection (or a transaction's locks) forever.
+    ...(options.statementTimeoutMs
+      ? {
+          statement_timeout: options.statementTimeoutMs,
+          idle_in_transaction_session_timeout: options.statementTimeoutMs,
+        }
+      : {}),
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // A pooled connection can fail at any time (a database restart, a dropped link). Unhandled, that
@@ -154,33 +169,4 @@ async function migrate(
       `Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-/**
- * Runs a read-check-write sequence atomically. SQLite gets BEGIN IMMEDIATE so the write lock is taken
- * up front (a deferred transaction that upgrades later can fail with SQLITE_BUSY under contention).
- */
-export async function writeTransaction<T>(
-  handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
-  work: (trx: Kysely<Database>) => Promise<T>,
-  signal?: AbortSignal,
-): Promise<T> {
-  // A caller that gave up (cancelled, or past its deadline) must not have its write land after all.
-  const guarded = async (trx: Kysely<Database>) => {
-    const result = await work(trx);
-    signal?.throwIfAborted();
-    return result;
-  };
-  if (handle.dialect === 'postgres') return handle.db.transaction().execute(guarded);
-  return handle.db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
-    try {
-      const result = await guarded(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection);
-      throw error;
-    }
-  });
 }

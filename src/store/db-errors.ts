@@ -20,6 +20,11 @@ export function isConstraintViolation(error: unknown): boolean {
   return code !== undefined && (code.startsWith('23') || code.startsWith('SQLITE_CONSTRAINT'));
 }
 
+/** PostgreSQL cancelled the statement (57014), here because it passed statement_timeout. */
+export function isStatementTimeout(error: unknown): boolean {
+  return codeOf(error) === '57014';
+}
+
 /** pg raises these without a code when a connection drops or the pool cannot get one in time. */
 const TRANSIENT_MESSAGES =
   /connection terminated|timeout exceeded when trying to connect|connection refused|server closed the connection/i;

@@ -3,11 +3,31 @@ import type { DatabaseHandle } from './database.js';
 import { createAccounts } from './accounts.js';
 import { createCatalog } from './catalog.js';
 import { createReviews } from './reviews.js';
+import { createStorePolicy, type StorePolicyOptions } from './store-policy.js';
 import { createWatchlist } from './watchlist.js';
 
-export function createStore(handle: DatabaseHandle) {
+export type StoreOptions = Omit<StorePolicyOptions, 'ping'>;
+
+const DEFAULT_STORE_OPTIONS: StoreOptions = {
+  defaultTimeoutMs: 10_000,
+  failureThreshold: 5,
+  probeIntervalMs: 500,
+  readRetries: 2,
+};
+
+export function createStore(database: DatabaseHandle, options: StoreOptions = DEFAULT_STORE_OPTIONS) {
+  const policy = createStorePolicy({ ...options, ping: () => database.ping() });
+  const handle: DatabaseHandle = {
+    ...database,
+    // A successful ping (readiness) is evidence the database is back: an open circuit closes at once.
+    ping: async () => {
+      await database.ping();
+      policy.reachable();
+    },
+  };
   return {
     handle,
+    policy,
     catalog: createCatalog(handle.db, handle.dialect),
     accounts: createAccounts(handle.db),
     reviews: createReviews(handle.db),

@@ -29,7 +29,8 @@ export function createReviews(db: Kysely<Database>) {
         .where('movie_id', 'in', [...movieIds])
         .groupBy('movie_id')
         .execute(),
-    findById: (id: number) => db.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirst(),
+    findById: (id: number, trx: Kysely<Database> = db) =>
+      trx.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirst(),
     findByUserAndSubject: (userId: number, subject: Subject, trx: Kysely<Database> = db) =>
       trx
         .selectFrom('reviews')
@@ -39,7 +40,7 @@ export function createReviews(db: Kysely<Database>) {
         .executeTakeFirst(),
     create: (
       review: { userId: number; subject: Subject; score: number; comment: string | null },
-      trx: Kysely<Database> = db,
+      trx: Kysely<Database>,
     ): Promise<Review> =>
       trx
         .insertInto('reviews')
@@ -52,8 +53,8 @@ export function createReviews(db: Kysely<Database>) {
         })
         .returningAll()
         .executeTakeFirstOrThrow(),
-    async delete(id: number): Promise<boolean> {
-      const result = await db.deleteFrom('reviews').where('id', '=', id).executeTakeFirst();
+    async delete(id: number, trx: Kysely<Database>): Promise<boolean> {
+      const result = await trx.deleteFrom('reviews').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };

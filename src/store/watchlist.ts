@@ -25,23 +25,23 @@ export function createWatchlist(db: Kysely<Database>) {
       userId: number,
       subject: Subject,
       status: WatchStatusName,
-      trx: Kysely<Database> = db,
+      trx: Kysely<Database>,
     ): Promise<WatchlistItem> =>
       trx
         .insertInto('watchlist_items')
         .values({ user_id: userId, ...subjectColumns(subject), status })
         .returningAll()
         .executeTakeFirstOrThrow(),
-    setStatus: (userId: number, itemId: number, status: WatchStatusName) =>
-      db
+    setStatus: (userId: number, itemId: number, status: WatchStatusName, trx: Kysely<Database>) =>
+      trx
         .updateTable('watchlist_items')
         .set({ status })
         .where('id', '=', itemId)
         .where('user_id', '=', userId)
         .returningAll()
         .executeTakeFirst(),
-    async remove(userId: number, itemId: number): Promise<boolean> {
-      const result = await db
+    async remove(userId: number, itemId: number, trx: Kysely<Database>): Promise<boolean> {
+      const result = await trx
         .deleteFrom('watchlist_items')
         .where('id', '=', itemId)
         .where('user_id', '=', userId)

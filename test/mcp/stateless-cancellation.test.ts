@@ -22,7 +22,7 @@ describe.skipIf(!databaseUrl)('stateless cancellation (postgres)', () => {
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     server = await startTestServer('postgres', {
-      env: { DATABASE_URL: viaProxy.toString(), MCP_MODE: 'stateless', MCP_READ_RETRIES: '0' },
+      env: { DATABASE_URL: viaProxy.toString(), MCP_MODE: 'stateless', STORE_READ_RETRIES: '0' },
     });
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../../auth/password.js'
 import { badRequest } from '../../errors.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { User } from '../../store/tables.js';
+import { writeTransaction } from '../../store/write-transaction.js';
 import { asOwnAccount } from '../auth-directives.js';
 import { viewerAccount, type GraphQLContext } from '../context.js';
 
@@ -29,14 +30,13 @@ export const accountResolvers = {
       const taken = await ctx.store.accounts.taken(username, email);
       if (taken.username) throw badRequest('This username is already taken', 'input.username');
       if (taken.email) throw badRequest('This e-mail address is already registered', 'input.email');
+      // The slow hash is computed before the transaction, so it holds no connection meanwhile.
+      const passwordHash = await hashPassword(password);
       let user: User;
       try {
-        user = await ctx.store.accounts.create({
-          username,
-          email,
-          passwordHash: await hashPassword(password),
-          role: 'USER',
-        });
+        user = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+          ctx.store.accounts.create({ username, email, passwordHash, role: 'USER' }, trx),
+        );
       } catch (error) {
         // Lost a race with an identical registration: same answer as the check above.
         if (isUniqueViolation(error))

@@ -1,6 +1,7 @@
 /** Catalogue writes: admins only (SPEC section 4), as @auth(requires: ADMIN) in the schema enforces. */
 import { notFound } from '../../errors.js';
 import type { GenreName, NewMovie } from '../../store/tables.js';
+import { writeTransaction } from '../../store/write-transaction.js';
 import type { GraphQLContext } from '../context.js';
 import { parseId } from '../ids.js';
 
@@ -48,20 +49,28 @@ export const adminResolvers = {
     ) {
       const directorIds = (await resolveDirectors(args.input.directorIds, ctx)) ?? [];
       const columns = movieColumns(args.input);
-      return ctx.store.catalog.createMovie(
-        { ...columns, title: args.input.title, release_year: args.input.releaseYear },
-        directorIds,
+      return writeTransaction(ctx.store.handle, ctx, (trx) =>
+        ctx.store.catalog.createMovie(
+          { ...columns, title: args.input.title, release_year: args.input.releaseYear },
+          directorIds,
+          trx,
+        ),
       );
     },
     async updateMovie(_: unknown, args: { id: string; input: MovieFields }, ctx: GraphQLContext) {
       const id = parseId(args.id, 'id');
       const directorIds = await resolveDirectors(args.input.directorIds, ctx);
-      const updated = await ctx.store.catalog.updateMovie(id, movieColumns(args.input), directorIds);
+      const updated = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+        ctx.store.catalog.updateMovie(id, movieColumns(args.input), directorIds, trx),
+      );
       if (!updated) throw notFound('Movie', args.id);
       return updated;
     },
     async deleteMovie(_: unknown, args: { id: string }, ctx: GraphQLContext) {
-      const deleted = await ctx.store.catalog.deleteMovie(parseId(args.id, 'id'));
+      const id = parseId(args.id, 'id');
+      const deleted = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+        ctx.store.catalog.deleteMovie(id, trx),
+      );
       if (!deleted) throw notFound('Movie', args.id);
       return true;
     },

@@ -1,7 +1,7 @@
 /** Reviews: writing, deleting and the per-movie summary. */
 import { summarizeReviews } from '../../domain/review-summary.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
-import { writeTransaction } from '../../store/database.js';
+import { writeTransaction } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { Review } from '../../store/tables.js';
 import { actingUser, type GraphQLContext } from '../context.js';
@@ -30,17 +30,13 @@ export const reviewResolvers = {
       const duplicate = badRequest('You have already reviewed this title', `input.subject.${field}`);
       const comment = args.input.comment?.trim() || null;
       try {
-        return await writeTransaction(
-          ctx.store.handle,
-          async (trx) => {
-            if (await ctx.store.reviews.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
-            return ctx.store.reviews.create(
-              { userId: user.id, subject, score: args.input.score, comment },
-              trx,
-            );
-          },
-          ctx.signal,
-        );
+        return await writeTransaction(ctx.store.handle, ctx, async (trx) => {
+          if (await ctx.store.reviews.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
+          return ctx.store.reviews.create(
+            { userId: user.id, subject, score: args.input.score, comment },
+            trx,
+          );
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicate;
         throw error;
@@ -49,12 +45,14 @@ export const reviewResolvers = {
     async deleteReview(_: unknown, args: { id: string }, ctx: GraphQLContext) {
       const user = await actingUser(ctx, 'deleteReview');
       const id = parseId(args.id, 'id');
-      const review = await ctx.store.reviews.findById(id);
-      if (!review) throw notFound('Review', args.id);
-      if (review.user_id !== user.id && user.role !== 'ADMIN')
-        throw forbidden("deleteReview on another user's review");
-      await ctx.store.reviews.delete(id);
-      return true;
+      return writeTransaction(ctx.store.handle, ctx, async (trx) => {
+        const review = await ctx.store.reviews.findById(id, trx);
+        if (!review) throw notFound('Review', args.id);
+        if (review.user_id !== user.id && user.role !== 'ADMIN')
+          throw forbidden("deleteReview on another user's review");
+        await ctx.store.reviews.delete(id, trx);
+        return true;
+      });
     },
   },
   Review: {

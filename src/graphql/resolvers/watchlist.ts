@@ -1,7 +1,7 @@
 /** The signed-in user's watch list and mood recommendations. */
 import { MAX_RECOMMENDATIONS, MOOD_RULES, type MoodName } from '../../domain/moods.js';
 import { badRequest, notFound } from '../../errors.js';
-import { writeTransaction } from '../../store/database.js';
+import { writeTransaction } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { WatchlistItem, WatchStatusName } from '../../store/tables.js';
 import { actingUser, viewerAccount, type GraphQLContext } from '../context.js';
@@ -40,14 +40,10 @@ export const watchlistResolvers = {
       const { subject, field, noun } = await resolveSubject(args.subject, ctx, 'subject');
       const duplicate = badRequest(`This ${noun} is already in your watch list`, field);
       try {
-        return await writeTransaction(
-          ctx.store.handle,
-          async (trx) => {
-            if (await ctx.store.watchlist.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
-            return ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx);
-          },
-          ctx.signal,
-        );
+        return await writeTransaction(ctx.store.handle, ctx, async (trx) => {
+          if (await ctx.store.watchlist.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
+          return ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx);
+        });
       } catch (error) {
         // A concurrent add of the same title loses on the unique index: same answer, never a 500.
         if (isUniqueViolation(error)) throw duplicate;
@@ -56,14 +52,20 @@ export const watchlistResolvers = {
     },
     async setWatchStatus(_: unknown, args: { itemId: string; status: WatchStatusName }, ctx: GraphQLContext) {
       const user = await actingUser(ctx, 'setWatchStatus');
-      const item = await ctx.store.watchlist.setStatus(user.id, parseId(args.itemId, 'itemId'), args.status);
+      const itemId = parseId(args.itemId, 'itemId');
+      const item = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+        ctx.store.watchlist.setStatus(user.id, itemId, args.status, trx),
+      );
       // Another user's entry is reported exactly like a missing one, so ids reveal nothing.
       if (!item) throw notFound('WatchlistItem', args.itemId);
       return item;
     },
     async removeFromWatchlist(_: unknown, args: { itemId: string }, ctx: GraphQLContext) {
       const user = await actingUser(ctx, 'removeFromWatchlist');
-      const removed = await ctx.store.watchlist.remove(user.id, parseId(args.itemId, 'itemId'));
+      const itemId = parseId(args.itemId, 'itemId');
+      const removed = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+        ctx.store.watchlist.remove(user.id, itemId, trx),
+      );
       if (!removed) throw notFound('WatchlistItem', args.itemId);
       return true;
     },

@@ -1,0 +1,95 @@
+/**
+ * Runs one operation under the store policy (src/store/store-policy.ts): its deadline, the caller's
+ * signal, retries for queries only and the circuit, for /graphql and every tool alike. What the policy
+ * refused or abandoned becomes a classified GraphQL error in a normal result (`data: null`).
+ */
+import { GraphQLError, type ExecutionResult, type OperationTypeNode } from 'graphql';
+import type { PromiseOrValue } from 'graphql/jsutils/PromiseOrValue.js';
+import type { Classification } from '../errors.js';
+import { isTransientStoreError } from '../store/db-errors.js';
+import { CallCancelled, CircuitOpen, DeadlineExceeded, StoreOutage } from '../store/store-policy.js';
+import type { CommitPhase } from '../store/write-transaction.js';
+import type { GraphQLContext } from './context.js';
+import { createLoaders } from './loaders.js';
+
+function failure(
+  classification: Classification,
+  message: string,
+  extensions: Record<string, unknown> = {},
+): ExecutionResult {
+  return {
+    data: null,
+    errors: [new GraphQLError(message, { extensions: { ...extensions, classification } })],
+  };
+}
+
+/**
+ * A deadline answer says what happened to the writes: nothing sent to commit means nothing was written
+ * (the transaction helper rolled back), so repeating is safe; once a commit was sent it may have landed.
+ */
+function deadlineFailure(timeoutMs: number, mutation: boolean, commit: CommitPhase): ExecutionResult {
+  const within = `The operation did not finish within ${timeoutMs / 1000} s and was abandoned`;
+  if (!mutation)
+    return failure('TIMEOUT', `${within}; it is safe to call it again`, { timeoutMs, retryable: true });
+  if (commit === 'none') {
+    return failure('TIMEOUT', `${within} before anything was written; it is safe to call it again`, {
+      timeoutMs,
+      retryable: true,
+      writeOutcome: 'none',
+    });
+  }
+  const applied = commit === 'committed' ? 'its change was applied' : 'its change may have been applied';
+  return failure('TIMEOUT', `${within}, but ${applied}: check the current state before calling it again`, {
+    timeoutMs,
+    retryable: false,
+    writeOutcome: commit === 'committed' ? 'applied' : 'unknown',
+  });
+}
+
+const hasOutage = (result: ExecutionResult) =>
+  (result.errors ?? []).some((error) => isTransientStoreError(error.originalError));
+
+export async function executeWithinPolicy(
+  context: GraphQLContext,
+  operation: OperationTypeNode | undefined,
+  executeOnce: (context: GraphQLContext) => PromiseOrValue<ExecutionResult>,
+): Promise<ExecutionResult> {
+  const policy = context.store.policy;
+  const timeoutMs = context.timeoutMs ?? policy.defaultTimeoutMs;
+  try {
+    return await policy.run(
+      async (signal) => {
+        // Resolvers see the signal that also aborts at the deadline: writes check it before committing,
+        // and loaders stop sending batches once it has aborted. Each attempt starts with empty loaders.
+        const result = await executeOnce({
+          ...context,
+          signal,
+          loaders: createLoaders(context.store, signal),
+        });
+        if (hasOutage(result)) throw new StoreOutage(result);
+        return result;
+      },
+      {
+        timeoutMs,
+        signal: context.signal,
+        idempotent: operation === 'query',
+        onAttempt: () => void (context.execution.attempts += 1),
+      },
+    );
+  } catch (error) {
+    if (error instanceof StoreOutage) return error.outcome as ExecutionResult;
+    if (error instanceof CircuitOpen) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+      return failure(
+        'UNAVAILABLE',
+        `The movie database is unavailable; calls are paused. Try again in ${retryAfterSeconds} s`,
+        { retryAfterSeconds },
+      );
+    }
+    if (error instanceof DeadlineExceeded) {
+      return deadlineFailure(timeoutMs, operation === 'mutation', context.execution.commit);
+    }
+    if (error instanceof CallCancelled) return failure('BAD_REQUEST', 'The call was cancelled by the client');
+    throw error;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The one way to write (every mutation goes through it): a transaction that checks the caller's signal
+ * before it commits, so a caller that gave up (cancelled, or past its deadline) never has its write land
+ * afterwards, and that records when a commit is under way, so a deadline answer can say whether a change
+ * may have been applied.
+ */
+import { sql, type Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import type { DatabaseHandle } from './database.js';
+import { isTransientStoreError } from './db-errors.js';
+import type { Database } from './tables.js';
+
+/** How far the writes of one request got: nothing sent to commit, a commit sent, a commit acknowledged. */
+export type CommitPhase = 'none' | 'committing' | 'committed';
+
+export interface WriteGuard {
+  /** Aborted when the caller stopped waiting; checked before the transaction begins and before it commits. */
+  signal?: AbortSignal;
+  /** Updated as commits go out and come back (the GraphQL context carries one per request). */
+  execution?: { commit: CommitPhase };
+}
+
+/**
+ * Runs `work` in one transaction and commits it unless the guard's signal has aborted. SQLite gets
+ * BEGIN IMMEDIATE so the write lock is taken up front (a deferred transaction that upgrades later can fail
+ * with SQLITE_BUSY under contention).
+ */
+export async function writeTransaction<T>(
+  handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
+  guard: WriteGuard,
+  work: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  guard.signal?.throwIfAborted();
+  return handle.db.connection().execute(async (connection) => {
+    await (handle.dialect === 'sqlite' ? sql`begin immediate` : sql`begin`).execute(connection);
+    let result: T;
+    try {
+      result = await work(connection);
+      guard.signal?.throwIfAborted();
+    } catch (error) {
+      // The connection may be the thing that failed; the original error is the one worth reporting.
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+    if (guard.execution) guard.execution.commit = 'committing';
+    try {
+      await sql`commit`.execute(connection);
+    } catch (error) {
+      // The connection failed with the commit sent: it may have landed, so this must not look retryable.
+      if (!isTransientStoreError(error)) throw error;
+      throw new AppError(
+        'UNAVAILABLE',
+        'The database connection failed while this change was being committed; it may have been applied: check the current state before calling again',
+        { retryable: false, writeOutcome: 'unknown' },
+      );
+    }
+    if (guard.execution) guard.execution.commit = 'committed';
+    return result;
+  });
+}
