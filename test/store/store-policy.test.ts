@@ -33,6 +33,8 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
     env = await startProxiedServer({
       MCP_TOOL_TIMEOUT_MS: String(TIMEOUT_MS),
       GRAPHQL_TIMEOUT_MS: String(TIMEOUT_MS),
+      // The concurrent callers are anonymous sessions from one address: more than its default cap.
+      MCP_MAX_SESSIONS_PER_ADDRESS: '50',
     });
     client = await connectClient(env.server.url);
   });

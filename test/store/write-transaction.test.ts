@@ -78,6 +78,14 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
     };
   }
 
+  /** Audit lines of `tool` calls that ended as cancelled by the client. */
+  function cancelledCalls(tool: string): number {
+    return env.logs
+      .lines()
+      .filter((line) => line.audit === 'tool_call' && line.tool === tool && line.outcome === 'CANCELLED')
+      .length;
+  }
+
   /** Unfreezes the database and waits until the abandoned transaction has rolled back. */
   async function resumeAndAwaitRollback(rollbacksBefore: number) {
     env.proxy.resume();
@@ -132,8 +140,12 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
       signal: controller.signal,
     });
     await expect.poll(() => env.stalled(), { timeout: 5000 }).toBe(true);
+    const cancelledBefore = cancelledCalls(tool);
     controller.abort('changed my mind');
     await expect(pending).rejects.toThrow();
+    // The cancellation is a request of its own, and verifying its bearer asks the (frozen) database for
+    // the account: unfreeze only once the server has acted on it, as it would have without the freeze.
+    await expect.poll(() => cancelledCalls(tool), { timeout: 5000 }).toBeGreaterThan(cancelledBefore);
     await resumeAndAwaitRollback(rollbacks);
     expect(await rowsOf(user.username)).toEqual(before);
   });
