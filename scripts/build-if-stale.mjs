@@ -26,7 +26,11 @@ const built = existsSync(output) ? statSync(output).mtimeMs : 0;
 const changed = Math.max(...inputs.filter((p) => existsSync(p)).map(newest));
 if (built >= changed) process.exit(0);
 
-console.error(built === 0 ? 'Building dist/ (first run)…' : 'Sources changed since the last build: rebuilding dist/…');
+console.error(
+  built === 0 ? 'Building dist/ (first run)…' : 'Sources changed since the last build: rebuilding dist/…',
+);
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

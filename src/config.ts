@@ -107,6 +107,11 @@ export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 /** Every setting's name, from the schema itself: docs (README table, .env.example) are checked against it. */
 export const SETTING_NAMES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
 
+/** Each setting's default as the schema gives it (absent for settings without one). */
+export function settingDefaults(): Record<string, unknown> {
+  return envSchema.parse({});
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
