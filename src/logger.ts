@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
 
 export type { Logger };
 
@@ -12,7 +12,7 @@ export function chooseLogFormat(setting: LogFormat, stdoutIsTTY: boolean): 'pret
 }
 
 /**
- * JSON-lines logger, or readable lines (pino-pretty, in-process, so no worker thread) when the format is
+ * JSON-lines logger, or readable lines (pino-pretty's formatter in-process, so no worker thread) when the format is
  * pretty. Authorization headers, passwords and tokens are redacted wherever they appear, as a second
  * line of defence behind never logging them on purpose.
  */
@@ -29,18 +29,17 @@ export function createLogger(
       censor: '[redacted]',
     },
   };
+  // Asynchronous writes to stdout, so a slow log reader never stalls request handling; pino flushes
+  // what is pending when the process exits.
+  const out = destination ?? pino.destination({ dest: 1, sync: false });
   if (format === 'pretty') {
-    const pretty = PinoPretty({
+    const prettify = prettyFactory({
       colorize: destination === undefined && process.stdout.isTTY === true,
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,service',
       singleLine: true,
-      destination: destination ?? 1,
-      sync: destination !== undefined,
     });
-    return pino(options, pretty);
+    return pino(options, { write: (line: string) => void out.write(prettify(line)) });
   }
-  // Asynchronous writes to stdout, so a slow log reader never stalls request handling; pino flushes
-  // what is pending when the process exits.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(options, out);
 }

@@ -130,10 +130,11 @@ describe('start-up failures: one message, a distinct exit code, no stack', () =>
   it('an unreachable PostgreSQL exits 69 naming host, port and reason, never the password', async () => {
     const port = await closedPort();
     const password = 'pa55-@/:#secret';
-    for (const env of [
+    const envs: Record<string, string>[] = [
       { DATABASE_HOST: '127.0.0.1', DATABASE_PORT: String(port), DATABASE_PASSWORD: password },
       { DATABASE_URL: `postgres://moviedb:${encodeURIComponent(password)}@127.0.0.1:${port}/moviedb` },
-    ]) {
+    ];
+    for (const env of envs) {
       const result = await runCli(['migrate'], { env });
       expect(result.code).toBe(69);
       expect(result.stderr).toContain(`PostgreSQL at 127.0.0.1:${port}`);
