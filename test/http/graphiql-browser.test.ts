@@ -111,6 +111,16 @@ describe.skipIf(!available).each(dialects)('GraphiQL in headless Chromium (%s)',
     const names = (await tabs.allInnerTexts()).join(' ');
     expect(names).toMatch(/RecommendForMood.*SearchMovies.*Login.*AddToWatchlist/s);
     await tabs.nth(1).click();
+    // GraphiQL derives the operation name from the editor text 100 ms (debounced) after the tab's text
+    // is in; run before that and it sends the previous tab's name. Wait for the text, then a moment more,
+    // as a person would.
+    await expect
+      .poll(() => page.locator('.graphiql-query-editor').innerText(), { timeout: 30_000 })
+      .toContain('query SearchMovies');
+    await expect
+      .poll(() => page.locator('.graphiql-editor-tool').innerText(), { timeout: 30_000 })
+      .toContain('DRAMA');
+    await page.waitForTimeout(1000);
     await page.locator('.graphiql-execute-button').click();
     await expect
       .poll(() => page.locator('.graphiql-response').innerText(), { timeout: 30_000 })
