@@ -145,6 +145,24 @@ describe('start-up failures: one message, a distinct exit code, no stack', () =>
   });
 });
 
+describe('a PostgreSQL server that refuses', () => {
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a database that does not exist exits 69 naming it and the reason',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = '/no_such_database_here';
+      url.password = 'pa55word';
+      const result = await runCli(['migrate'], { env: { DATABASE_URL: url.href } });
+      expect(result.code).toBe(69);
+      expect(result.stderr).toContain(
+        `PostgreSQL at ${url.hostname}:${url.port || '5432'}, database no_such_database_here`,
+      );
+      expect(result.stderr).toContain('the database does not exist (3D000)');
+      expect(result.stderr + result.stdout).not.toContain('pa55word');
+    },
+  );
+});
+
 describe('settings from a .env file', () => {
   it('are read from the current folder, and the environment wins over the file', async () => {
     const cwd = scratchDir();
