@@ -21,7 +21,7 @@ export function formatBanner(config: Config, port: number, version: string): str
   const base = browsableBaseUrl(config, port);
   const secret = config.jwt.secret
     ? 'JWT_SECRET (from the environment)'
-    : `development key generated in ${path.join(config.dataDir, 'jwt-secret')} (set JWT_SECRET in production)`;
+    : `development key in ${path.join(config.dataDir, 'jwt-secret')} (generated on first start; set JWT_SECRET in production)`;
   const rows: [string, string][] = [
     ['GraphiQL', `${base}/graphql   (open in a browser)`],
     ['MCP', `${base}/mcp   (${config.mcp.mode}, auth ${config.mcp.auth})`],
