@@ -107,9 +107,14 @@ export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 /** Every setting's name, from the schema itself: docs (README table, .env.example) are checked against it. */
 export const SETTING_NAMES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
 
-/** Each setting's default as the schema gives it (absent for settings without one). */
+/** Each setting's default as the schema gives it (absent for settings without one), field by field. */
 export function settingDefaults(): Record<string, unknown> {
-  return envSchema.parse({});
+  return Object.fromEntries(
+    SETTING_NAMES.flatMap((name) => {
+      const parsed = envSchema.shape[name].safeParse(undefined);
+      return parsed.success && parsed.data !== undefined ? [[name, parsed.data]] : [];
+    }),
+  );
 }
 
 export interface Config {
