@@ -6,6 +6,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# `prepare` runs scripts/build-if-stale.mjs, which skips the build while src/ is not copied yet.
+COPY scripts ./scripts
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', 'artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // Plain Node scripts (not TypeScript): declare the Node globals they use.
-    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.cjs'],
+    files: ['scripts/**/*.mjs', '.ci/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', fetch: 'readonly' } },
   },
   {

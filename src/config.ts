@@ -33,6 +33,16 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
     .optional(),
+  /** PostgreSQL server host: with the DATABASE_* parts below, an alternative to DATABASE_URL for any password. */
+  DATABASE_HOST: z.string().min(1).optional(),
+  /** PostgreSQL server port (with DATABASE_HOST). */
+  DATABASE_PORT: z.coerce.number().int().min(1).max(65535).default(5432),
+  /** PostgreSQL user (with DATABASE_HOST). */
+  DATABASE_USER: z.string().min(1).default('postgres'),
+  /** PostgreSQL password (with DATABASE_HOST); any characters, encoded for the URL here. */
+  DATABASE_PASSWORD: z.string().optional(),
+  /** PostgreSQL database name (with DATABASE_HOST). */
+  DATABASE_NAME: z.string().min(1).default('moviedb'),
   /** Upper bound on PostgreSQL connections per process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Folder of curated operations (one tool per .graphql file, settings in tools.json). */
@@ -52,6 +62,8 @@ const envSchema = z.object({
   JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(86400),
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise; `pretty` or `json` force one. */
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   /** Largest accepted request body, in bytes. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10485760).default(102400),
   /** Deepest selection nesting a GraphQL operation may have. */
@@ -145,6 +157,19 @@ const envSchema = z.object({
 /** The variables this server reads, as strings (what an environment holds). */
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 
+/** Every setting's name, from the schema itself: docs (README table, .env.example) are checked against it. */
+export const SETTING_NAMES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
+
+/** Each setting's default as the schema gives it (absent for settings without one), field by field. */
+export function settingDefaults(): Record<string, unknown> {
+  return Object.fromEntries(
+    SETTING_NAMES.flatMap((name) => {
+      const parsed = envSchema.shape[name].safeParse(undefined);
+      return parsed.success && parsed.data !== undefined ? [[name, parsed.data]] : [];
+    }),
+  );
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
@@ -155,6 +180,7 @@ export interface Config {
   operationsDir: string;
   jwt: { secret?: string; issuer: string; audience: string; ttlSeconds: number };
   logLevel: string;
+  logFormat: 'auto' | 'pretty' | 'json';
   bodyLimitBytes: number;
   graphql: { maxDepth: number; maxCost: number; maxFieldAliases: number; graphiql: boolean };
   mcp: {
@@ -235,6 +261,21 @@ export function isLoopbackHost(host: string): boolean {
   return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
+/** A postgres:// URL from parts; user, password and name are percent-encoded, so `@`, `/`, `:` or `#` are safe. */
+function databaseUrlFromParts(e: {
+  DATABASE_HOST?: string;
+  DATABASE_PORT: number;
+  DATABASE_USER: string;
+  DATABASE_PASSWORD?: string;
+  DATABASE_NAME: string;
+}): string {
+  const host = e.DATABASE_HOST?.includes(':') ? `[${e.DATABASE_HOST}]` : e.DATABASE_HOST;
+  const auth =
+    encodeURIComponent(e.DATABASE_USER) +
+    (e.DATABASE_PASSWORD === undefined ? '' : `:${encodeURIComponent(e.DATABASE_PASSWORD)}`);
+  return `postgres://${auth}@${host}:${e.DATABASE_PORT}/${encodeURIComponent(e.DATABASE_NAME)}`;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -258,6 +299,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new ConfigError(['JWT_SECRET: required when NODE_ENV=production (at least 32 characters)']);
   }
+  if (e.DATABASE_URL && e.DATABASE_HOST) {
+    throw new ConfigError(['DATABASE_URL and DATABASE_HOST: set one or the other, not both']);
+  }
   if (Boolean(e.OAUTH_ISSUER) !== Boolean(e.OAUTH_JWKS_URL)) {
     throw new ConfigError(['OAUTH_ISSUER and OAUTH_JWKS_URL: set both or neither']);
   }
@@ -277,7 +321,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     dataDir: e.DATA_DIR,
-    database: { url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA, poolSize: e.DATABASE_POOL_SIZE },
+    database: {
+      url: e.DATABASE_URL ?? (e.DATABASE_HOST ? databaseUrlFromParts(e) : undefined),
+      schema: e.DATABASE_SCHEMA,
+      poolSize: e.DATABASE_POOL_SIZE,
+    },
     seedFile: e.SEED_FILE,
     operationsDir: e.OPERATIONS_DIR,
     jwt: {
@@ -287,6 +335,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ttlSeconds: e.JWT_TTL_SECONDS,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

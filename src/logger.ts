@@ -1,12 +1,26 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 export type { Logger };
 
+export type LogFormat = 'auto' | 'pretty' | 'json';
+
+/** `auto` is readable lines for a person at a terminal and JSON lines for a collector reading a pipe. */
+export function chooseLogFormat(setting: LogFormat, stdoutIsTTY: boolean): 'pretty' | 'json' {
+  if (setting === 'auto') return stdoutIsTTY ? 'pretty' : 'json';
+  return setting;
+}
+
 /**
- * JSON-lines logger. Authorization headers, passwords and tokens are redacted wherever they appear,
- * as a second line of defence behind never logging them on purpose.
+ * JSON-lines logger, or readable lines (pino-pretty's formatter in-process, so no worker thread) when the format is
+ * pretty. Authorization headers, passwords and tokens are redacted wherever they appear, as a second
+ * line of defence behind never logging them on purpose.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  format: 'pretty' | 'json' = 'json',
+): Logger {
   const options = {
     level,
     base: { service: 'moviedb-mcp' },
@@ -17,5 +31,15 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   };
   // Asynchronous writes to stdout, so a slow log reader never stalls request handling; pino flushes
   // what is pending when the process exits.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  const out = destination ?? pino.destination({ dest: 1, sync: false });
+  if (format === 'pretty') {
+    const prettify = prettyFactory({
+      colorize: destination === undefined && process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,service',
+      singleLine: true,
+    });
+    return pino(options, { write: (line: string) => void out.write(prettify(line)) });
+  }
+  return pino(options, out);
 }

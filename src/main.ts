@@ -1,37 +1,40 @@
-/** Starts the server: load config, start, drain on SIGTERM/SIGINT. Nothing else. */
-import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+#!/usr/bin/env node
+/** The moviedb-mcp command: read .env, parse argv, dispatch to a command in src/cli/, exit with its code. */
+import { check } from './cli/check.js';
+import { EXIT } from './cli/exit-codes.js';
+import { HELP } from './cli/help.js';
+import { loadEnvFile } from './cli/load-env-file.js';
+import { migrate } from './cli/migrate.js';
+import { packageInfo } from './cli/package-info.js';
+import { serve } from './cli/serve.js';
+import { token } from './cli/token.js';
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve, token, check, migrate };
+
+async function main(argv: string[]): Promise<number> {
+  const [name = 'serve', ...args] = argv;
+  if (['-h', '--help', 'help'].includes(name) || args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    return EXIT.OK;
   }
-  const server = await startServer(config);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    server.logger.info({ signal }, 'draining');
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        server.logger.error({ err: error }, 'error while draining');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (name === '-v' || name === '--version') {
+    console.log(packageInfo().version);
+    return EXIT.OK;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`Unknown command or option: ${name}\n\n${HELP}`);
+    return EXIT.USAGE;
+  }
+  const envFile = loadEnvFile();
+  if (envFile.warning) console.error(`warning: ${envFile.warning}`);
+  return command(args);
 }
 
-main().catch((error: unknown) => {
-  console.error('moviedb-mcp failed to start:', error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('moviedb-mcp failed:', error instanceof Error ? error.message : error);
+    process.exit(EXIT.SOFTWARE);
+  },
+);

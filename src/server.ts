@@ -18,7 +18,7 @@ import { createToolRunner } from './mcp/call-tool.js';
 import { SessionRegistry } from './mcp/sessions.js';
 import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
-import { createLogger, type Logger } from './logger.js';
+import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
@@ -44,7 +44,13 @@ export interface ServerOptions {
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger =
+    options.logger ??
+    createLogger(
+      config.logLevel,
+      undefined,
+      chooseLogFormat(config.logFormat, process.stdout.isTTY === true),
+    );
   // Everything that can be validated without the database is, before it is opened.
   const schema = buildSchema();
   const executor = createExecutor(schema, config.graphql, (error, reference) =>
@@ -117,17 +123,27 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     drain,
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
-  });
+  let server: Server;
+  try {
+    server = await new Promise((resolve, reject) => {
+      // Express 5 calls this back with the error too (EADDRINUSE), before any address exists.
+      const listening = app.listen(config.port, config.host, (error?: Error) =>
+        error ? reject(error) : resolve(listening),
+      );
+    });
+  } catch (error) {
+    await sessions.closeAll();
+    await handle.close();
+    throw error;
+  }
   // Bound slow clients: headers must arrive within 10 s and a whole request within 30 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  logger.info({ port, host: config.host, database: handle.dialect }, 'listening');
+  const url = `http://${host}:${port}`;
+  logger.info({ url, port, host: config.host, database: handle.dialect }, 'listening');
 
   let closing: Promise<void> | undefined;
   // Sessions close only after the requests on them finished: closing them first reset in-flight calls.
@@ -147,7 +163,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   }
 
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     store,
     tokens,

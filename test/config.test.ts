@@ -77,3 +77,37 @@ describe('session and shutdown settings', () => {
     ).toMatchObject({ maxSessions: 3, maxSessionsPerUser: 3, maxSessionsPerAddress: 2 });
   });
 });
+
+describe('loadConfig: the database in parts', () => {
+  it('builds a URL whose password survives any character, as pg reads it back', async () => {
+    const { parse } = await import('pg-connection-string');
+    const password = 'p@ss/w:rd#?%&= x';
+    const config = loadConfig({
+      DATABASE_HOST: 'db.internal',
+      DATABASE_PORT: '6543',
+      DATABASE_USER: 'movie@admin',
+      DATABASE_PASSWORD: password,
+      DATABASE_NAME: 'movies',
+    });
+    const parsed = parse(config.database.url!);
+    expect(parsed).toMatchObject({
+      host: 'db.internal',
+      port: '6543',
+      user: 'movie@admin',
+      password,
+      database: 'movies',
+    });
+  });
+
+  it('refuses DATABASE_URL and DATABASE_HOST together', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://a@b/c', DATABASE_HOST: 'b' })).toThrow(
+      /DATABASE_URL and DATABASE_HOST: set one or the other/,
+    );
+  });
+
+  it('LOG_FORMAT defaults to auto and accepts pretty and json only', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+});

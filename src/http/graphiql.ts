@@ -1,6 +1,7 @@
 /**
- * GraphiQL for browsers on GET /graphql, served from the project's own dependencies (no CDN), with the
- * headers editor open so a bearer token can be pasted in. A strict CSP allows only our own scripts.
+ * GraphiQL for browsers on GET /graphql, served from the project's own dependencies (no CDN): it opens on
+ * working examples for this API, and its headers editor takes a bearer token for writes. A strict CSP
+ * allows only our own scripts.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -23,14 +24,86 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'graphiql.css': { file: packageFile('graphiql', 'graphiql.min.css'), type: 'text/css' },
 };
 
+/**
+ * The tabs a first visit opens with: a query that runs anonymously as it stands, then examples with
+ * variables. No Authorization header is pre-filled: a placeholder there turned every request, the schema
+ * fetch included, into a 401.
+ */
+const DEFAULT_TABS = [
+  {
+    query: `# Welcome to moviedb-mcp. Press the run button
+# (or Ctrl+Enter) to run this query. Reads are public:
+# no token needed. The book icon opens the schema docs.
+#
+# Writes need a token: run the Login tab, copy
+# data.login.token, then enter in Headers below
+#   {"Authorization": "Bearer <the token>"}
+# (or in a terminal: npx moviedb-mcp token user user123)
+query RecommendForMood {
+  recommendMoviesForMood(mood: HORROR) {
+    id
+    title
+    rating
+    genre
+  }
+}
+`,
+  },
+  {
+    query: `# Variables (in the Variables pane below) fill $filter and $size.
+query SearchMovies($filter: MovieFilter, $size: Int) {
+  movies(filter: $filter, size: $size, sort: { field: RATING, order: DESC }) {
+    totalElements
+    content {
+      id
+      title
+      releaseYear
+      rating
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ filter: { genre: 'DRAMA', minYear: 1990 }, size: 5 }, null, 2),
+  },
+  {
+    query: `# Signs in as a seed user; the token goes into the Headers pane as
+#   {"Authorization": "Bearer <token>"}
+mutation Login($input: LoginInput!) {
+  login(input: $input) {
+    token
+    user {
+      username
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ input: { username: 'user', password: 'user123' } }, null, 2),
+  },
+  {
+    query: `# Needs a token in the Headers pane (see the Login tab). Adding the same movie twice
+# answers BAD_REQUEST "This movie is already in your watch list".
+mutation AddToWatchlist($subject: WatchlistSubjectInput!) {
+  addToWatchlist(subject: $subject, status: WANT_TO_WATCH) {
+    id
+    status
+    content {
+      title
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ subject: { movieId: '3' } }, null, 2),
+  },
+];
+
 const INIT_SCRIPT = `
 const fetcher = GraphiQL.createFetcher({ url: window.location.pathname });
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, {
     fetcher,
     isHeadersEditorEnabled: true,
-    defaultEditorToolsVisibility: 'headers',
-    defaultHeaders: JSON.stringify({ Authorization: 'Bearer <paste a token from the login mutation>' }, null, 2),
+    defaultEditorToolsVisibility: 'variables',
+    defaultTabs: ${JSON.stringify(DEFAULT_TABS)},
   }),
 );
 `;

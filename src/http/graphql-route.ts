@@ -7,6 +7,7 @@ import { getOperationAST } from 'graphql';
 import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
+import { classifyHttpError } from './classify-http-error.js';
 import { disconnectSignal } from './disconnect-signal.js';
 import { localsOf } from './locals.js';
 import { rateLimitedResponse } from './rate-limited-response.js';
@@ -99,7 +100,7 @@ export function graphqlRoute(
       context: { res },
     };
     try {
-      const [body, init] = await handle(request);
+      const [body, init] = classifyHttpError(req.method, ...(await handle(request)));
       res.writeHead(init.status, init.statusText, init.headers as Record<string, string>).end(body);
     } catch (error) {
       next(error);

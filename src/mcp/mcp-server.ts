@@ -68,6 +68,8 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
     }
     const progressToken = request.params._meta?.progressToken;
     const requestId = String(extra.requestId);
+    // The HTTP request's id (set by our request-context middleware), so audit lines join the access line.
+    const httpRequestId = extra.requestInfo?.headers['x-request-id'];
     // In stateless mode a cancellation arrives on a request of its own, through requestSignal.
     const cancellation = linkSignals(extra.signal, ...(requestSignal ? [requestSignal] : []));
     const { outcome: _outcome, ...result } = await deps
@@ -78,7 +80,11 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
         clientAddress: clientAddressOf(extra.authInfo),
         signal: cancellation.signal,
         requestId,
-        logger: deps.logger.child({ mcpRequestId: requestId, sessionId: extra.sessionId }),
+        logger: deps.logger.child({
+          requestId: typeof httpRequestId === 'string' ? httpRequestId : undefined,
+          mcpRequestId: requestId,
+          sessionId: extra.sessionId,
+        }),
         sendProgress:
           progressToken === undefined
             ? undefined

@@ -165,8 +165,10 @@ async function migrate(
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    // The cause is kept so a start-up report can say why (ECONNREFUSED, a wrong password, …).
     throw new Error(
       `Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
     );
   }
 }

@@ -1,0 +1,36 @@
+# Helpers for CI scripts on a shared machine: free ports come from the OS, and only processes this
+# script started are ever signalled, by pid (never by name or pattern).
+
+# A TCP port the OS reports free on 127.0.0.1 (bind to port 0, read the port, release it).
+free_port() {
+  node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
+}
+
+# The deepest descendant of a pid we started (npm → sh → node): the process that serves.
+leaf_pid() {
+  local pid="$1" child
+  while child="$(ps -o pid= --ppid "$pid" | head -n 1 | tr -d ' ')" && [ -n "$child" ]; do pid="$child"; done
+  echo "$pid"
+}
+
+# Waits until $1 answers 2xx, or the process $2 exits (then prints $3, its log, and fails).
+wait_ready() {
+  local url="$1" pid="$2" log="$3"
+  for _ in $(seq 1 240); do
+    curl -fsS "$url" >/dev/null 2>&1 && return 0
+    kill -0 "$pid" 2>/dev/null || { echo "the server exited before it was ready:"; cat "$log"; return 1; }
+    sleep 0.5
+  done
+  echo "the server was not ready after 120 s:"; cat "$log"; return 1
+}
+
+# The fenced block that follows `<!-- ci:run NAME -->` in README.md, with 127.0.0.1:8080 replaced by
+# 127.0.0.1:$2 (the only substitution CI makes; TOKEN and SESSION are set by the blocks themselves).
+readme_block() {
+  local name="$1" port="$2"
+  awk -v marker="<!-- ci:run $name -->" '
+    $0 == marker { found = 1; next }
+    found && /^```/ { if (inside) exit; inside = 1; next }
+    inside { print }
+  ' README.md | sed "s/127\.0\.0\.1:8080/127.0.0.1:$port/g"
+}

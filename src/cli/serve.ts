@@ -1,0 +1,49 @@
+/**
+ * `moviedb-mcp serve` (the default): start the server and drain on SIGTERM/SIGINT (server.close(), then
+ * exit 0). A failure to start is one readable message and a sysexits code, never a stack.
+ */
+import { loadConfig, type Config } from '../config.js';
+import { startServer, type RunningServer } from '../server.js';
+import { formatBanner } from './banner.js';
+import { describeFailure } from './describe-failure.js';
+import { EXIT } from './exit-codes.js';
+import { packageInfo } from './package-info.js';
+
+/** Resolves with the exit code once the server has drained (or failed to start). */
+export async function serve(): Promise<number> {
+  // Handlers go in before start-up, so a signal that arrives while starting still drains (not a kill).
+  let signalled: string | undefined;
+  let onSignal: (signal: string) => void = (signal) => (signalled ??= signal);
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  let config: Config | undefined;
+  let server: RunningServer;
+  try {
+    config = loadConfig();
+    server = await startServer(config);
+  } catch (error) {
+    const failure = describeFailure(error, config);
+    console.error(failure.message);
+    return failure.exitCode;
+  }
+  if (process.stdout.isTTY && !signalled) {
+    console.log(`\n${formatBanner(config, server.port, packageInfo().version)}\n`);
+  }
+  return new Promise((resolve) => {
+    let stopping = false;
+    onSignal = (signal) => {
+      if (stopping) return;
+      stopping = true;
+      server.logger.info({ signal }, 'draining');
+      server.close().then(
+        () => resolve(EXIT.OK),
+        (error: unknown) => {
+          server.logger.error({ err: error }, 'error while draining');
+          resolve(EXIT.FAILURE);
+        },
+      );
+    };
+    if (signalled) onSignal(signalled);
+  });
+}
