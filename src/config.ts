@@ -160,11 +160,16 @@ export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 /** Every setting's name, from the schema itself: docs (README table, .env.example) are checked against it. */
 export const SETTING_NAMES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
 
-/** Each setting's default as the schema gives it (absent for settings without one), field by field. */
+/**
+ * Each setting's default as the schema gives it (absent for settings without one), field by field. A
+ * setting parsed by a transform after its default (TRUST_PROXY) shows the default as written, not parsed.
+ */
 export function settingDefaults(): Record<string, unknown> {
   return Object.fromEntries(
     SETTING_NAMES.flatMap((name) => {
-      const parsed = envSchema.shape[name].safeParse(undefined);
+      const field = envSchema.shape[name];
+      const written = field instanceof z.ZodPipe && field.in instanceof z.ZodDefault ? field.in : field;
+      const parsed = written.safeParse(undefined);
       return parsed.success && parsed.data !== undefined ? [[name, parsed.data]] : [];
     }),
   );

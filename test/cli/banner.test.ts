@@ -18,6 +18,7 @@ describe('the start-up banner (printed when stdout is a terminal)', () => {
   it('shows a wildcard bind as a loopback URL, PostgreSQL without its password, and the port for token', () => {
     const config = loadConfig({
       HOST: '0.0.0.0',
+      MCP_ALLOWED_HOSTS: 'localhost,127.0.0.1',
       DATABASE_HOST: 'db',
       DATABASE_PASSWORD: 'hunter2-secret',
       JWT_SECRET: 'x'.repeat(32),
