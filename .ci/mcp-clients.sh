@@ -22,7 +22,11 @@ grep -q "@modelcontextprotocol/inspector@$INSPECTOR_VERSION " README.md ||
 npm install --no-audit --no-fund --silent --prefix "$tools" \
   "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null 2>&1
 
-DATA_DIR="$data" PORT="$port" LOG_LEVEL=warn node dist/main.js >"$data/server.log" 2>&1 &
+# The conformance suite plays ~30 anonymous clients from one address, each keeping its listening stream
+# open (a session with an open stream never gives way), so this one address may hold more sessions than
+# the default MCP_MAX_SESSIONS_PER_ADDRESS allows.
+DATA_DIR="$data" PORT="$port" LOG_LEVEL=warn MCP_MAX_SESSIONS_PER_ADDRESS=100 node dist/main.js \
+  >"$data/server.log" 2>&1 &
 server_pid=$!
 wait_ready "http://127.0.0.1:$port/readyz" "$server_pid" "$data/server.log"
 url="http://127.0.0.1:$port/mcp"

@@ -330,9 +330,9 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
           res,
           429,
           -32000,
-          'Too Many Requests: this client holds as many sessions as it may; end one with DELETE or reuse it',
-          { 'Retry-After': '60' },
-          { classification: 'RATE_LIMITED', retryAfterSeconds: 60 },
+          'Too Many Requests: this client holds as many sessions as it may, each with a request in flight; end one with DELETE or reuse it',
+          { 'Retry-After': '10' },
+          { classification: 'RATE_LIMITED', retryAfterSeconds: 10 },
         );
       }
       if (refusal === 'full') {

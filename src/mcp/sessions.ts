@@ -1,9 +1,10 @@
 /**
  * Live MCP sessions (SPEC section 6): each bound to the identity that created it, closed when idle, and
  * capped twice: per principal (a signed-in user, or the client address of anonymous callers) and in
- * total. At the total cap the least recently used idle session is evicted, so one flooder cannot lock
- * everyone out; only when every session has a request in flight is a new one refused. One process holds
- * its own sessions.
+ * total. At either cap the least recently used idle session (of that principal, or of anyone) is evicted:
+ * a flooder only ever displaces its own sessions, a client that forgot to DELETE old sessions (many do)
+ * is never locked out, and one flooder cannot lock everyone out. Only when every candidate session has a
+ * request in flight is a new one refused. One process holds its own sessions.
  *
  * The registry is a Map kept in recency order (a touched session is re-inserted at the end) rather than
  * an lru-cache: lru-cache evicts its oldest entry unconditionally, and a session with a request in flight
@@ -35,7 +36,7 @@ export interface SessionRegistryOptions {
   logger: Logger;
 }
 
-/** Why a new session was refused: its principal holds its share, or every slot is busy. */
+/** Why a new session was refused: its principal's sessions, or all sessions, are busy. */
 export type Refusal = 'principal-cap' | 'full';
 
 /** The principal a session or a stateless call counts against. */
@@ -131,7 +132,8 @@ export class SessionRegistry {
 
   private reserve(principal: string): Refusal | undefined {
     const cap = principal.startsWith('user:') ? this.options.maxPerUser : this.options.maxPerAddress;
-    if ((this.held.get(principal) ?? 0) >= cap) return 'principal-cap';
+    if ((this.held.get(principal) ?? 0) >= cap && !this.evictLeastRecentlyUsedIdle(principal))
+      return 'principal-cap';
     if (this.sessions.size + this.pending >= this.options.maxSessions && !this.evictLeastRecentlyUsedIdle())
       return 'full';
     this.pending += 1;
@@ -145,9 +147,10 @@ export class SessionRegistry {
     else this.held.delete(principal);
   }
 
-  private evictLeastRecentlyUsedIdle(): boolean {
+  /** Closes the least recently used idle session (of `principal` only, when given); false if none is idle. */
+  private evictLeastRecentlyUsedIdle(principal?: string): boolean {
     for (const [id, session] of this.sessions) {
-      if (session.busy > 0) continue;
+      if (session.busy > 0 || (principal !== undefined && session.principal !== principal)) continue;
       this.options.logger.info({ sessionId: id }, 'evicting the least recently used idle MCP session');
       void this.close(id);
       return true;
