@@ -4,10 +4,28 @@
  * arguments nested thousands deep overflows the stack (-32603 too). The spec's answer to both is
  * -32602 Invalid params, with a message an agent can act on: one line naming the field.
  */
-import { ClientRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 
-const SCHEMAS = new Map<string, (typeof ClientRequestSchema.options)[number]>(
-  ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]),
+/** The requests a client may send, by method, with the SDK's schema for each (both eras). */
+const SCHEMAS = new Map(
+  (
+    [
+      ['initialize', specTypeSchemas.InitializeRequest],
+      ['ping', specTypeSchemas.PingRequest],
+      ['server/discover', specTypeSchemas.DiscoverRequest],
+      ['tools/list', specTypeSchemas.ListToolsRequest],
+      ['tools/call', specTypeSchemas.CallToolRequest],
+      ['logging/setLevel', specTypeSchemas.SetLevelRequest],
+      ['completion/complete', specTypeSchemas.CompleteRequest],
+      ['prompts/list', specTypeSchemas.ListPromptsRequest],
+      ['prompts/get', specTypeSchemas.GetPromptRequest],
+      ['resources/list', specTypeSchemas.ListResourcesRequest],
+      ['resources/templates/list', specTypeSchemas.ListResourceTemplatesRequest],
+      ['resources/read', specTypeSchemas.ReadResourceRequest],
+      ['resources/subscribe', specTypeSchemas.SubscribeRequest],
+      ['resources/unsubscribe', specTypeSchemas.UnsubscribeRequest],
+    ] as const
+  ).map(([method, schema]) => [method as string, schema['~standard']]),
 );
 
 /** Whether a JSON value nests deeper than `max` levels; iterative, so the check itself cannot overflow. */
@@ -37,10 +55,11 @@ export function checkRequestParams(
   }
   const schema = typeof message.method === 'string' ? SCHEMAS.get(message.method) : undefined;
   if (!schema) return undefined;
-  const parsed = schema.safeParse(message);
-  if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0]!;
-  const field = issue.path.map(String).join('.') || 'params';
+  const { issues } = schema.validate(message);
+  if (!issues) return undefined;
+  const issue = issues[0]!;
+  const field =
+    (issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.') || 'params';
   const problem = issue.message.replace(/^Invalid input: /, '').replace(/\brecord\b/g, 'object');
   return `Invalid params: ${field}: ${problem}`;
 }
