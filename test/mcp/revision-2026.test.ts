@@ -9,6 +9,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_TTL_MS } from '../../src/mcp/mcp-server.js';
+import { startJwksIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient, type Envelope } from '../helpers/mcp.js';
 import { connectModernClient, MODERN, modernRequest } from '../helpers/mcp-modern.js';
@@ -285,6 +286,79 @@ describe.each(dialects)('MCP 2026-07-28 rate limits on %s', (dialect) => {
       expect((await call(elsewhere, 'getMovie', { id: '1' })).isError).toBe(false);
     } finally {
       await Promise.all([modern.close(), legacy.close(), elsewhere.close()]);
+    }
+  });
+});
+
+describe.each(dialects)(
+  'MCP 2026-07-28 beside stateless 2025 calls (MCP_MODE=stateless) on %s',
+  (dialect) => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { env: { MCP_MODE: 'stateless' } });
+    });
+    afterAll(() => server.stop());
+
+    it('a pinned client lists and calls tools; a 2025 client is served statelessly on the same endpoint', async () => {
+      const modern = await connectModernClient(server.url);
+      const legacy = await connectClient(server.url);
+      try {
+        expect((await modern.listTools()).ttlMs).toBe(LIST_TTL_MS);
+        const movie = await call<{ title: string }>(modern, 'getMovie', { id: '1' });
+        expect(movie.structuredContent.data.title).toBe('The Shawshank Redemption');
+        expect((await callTool(legacy, 'getMovie', { id: '1' })).isError).toBe(false);
+      } finally {
+        await Promise.all([modern.close(), legacy.close()]);
+      }
+    });
+  },
+);
+
+describe.each(dialects)('MCP 2026-07-28 scope challenge with an external issuer on %s', (dialect) => {
+  const PUBLIC_URL = 'http://mcp.test';
+  let issuer: JwksIssuer;
+  let server: TestServer;
+  beforeAll(async () => {
+    issuer = await startJwksIssuer();
+    server = await startTestServer(dialect, {
+      env: { OAUTH_ISSUER: issuer.issuer, OAUTH_JWKS_URL: issuer.jwksUrl, PUBLIC_URL },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await issuer.close();
+  });
+
+  it('a token without the tool’s scope is HTTP 403 insufficient_scope, as for a 2025 session', async () => {
+    const token = await issuer.sign(
+      { sub: `agent-2026-${dialect}`, scope: 'movies:read' },
+      `${PUBLIC_URL}/mcp`,
+    );
+    const args = { input: { subject: { movieId: '4' }, score: 7 } };
+    const denied = await raw(`${server.url}/mcp`, {
+      method: 'POST',
+      ...modernRequest(
+        8,
+        'tools/call',
+        { name: 'createReview', arguments: args },
+        {
+          authorization: `Bearer ${token}`,
+        },
+      ),
+    });
+    expect(denied.status).toBe(403);
+    expect(denied.headers['www-authenticate']).toMatch(
+      /^Bearer error="insufficient_scope", scope="movies:read reviews:write", /,
+    );
+    expect(JSON.parse(denied.body)).toMatchObject({
+      id: 8,
+      error: { data: { requiredScopes: ['reviews:write'] } },
+    });
+    const client = await connectModernClient(server.url, { authorization: `Bearer ${token}` });
+    try {
+      expect((await call(client, 'getMovie', { id: '1' })).isError).toBe(false);
+    } finally {
+      await client.close();
     }
   });
 });
