@@ -19,7 +19,7 @@ import {
   MODERN_PROTOCOL_VERSION,
   type McpServerDependencies,
 } from '../mcp/mcp-server.js';
-import { checkRequestParams, nestsDeeperThan } from '../mcp/check-request-params.js';
+import { checkRequestParams, hasEnvelopeClaim, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryClientAddress } from './carry-client-address.js';
@@ -140,15 +140,21 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     next();
   };
 
+  const refuseVersion = (res: Response, version: string) =>
+    sendJsonRpcError(
+      res,
+      400,
+      -32000,
+      `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+    );
+
   const checkProtocolVersion: RequestHandler = (req, res, next) => {
     const version = req.get('mcp-protocol-version');
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      return sendJsonRpcError(
-        res,
-        400,
-        -32000,
-        `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-      );
+      // A POST may be a 2026-07-28 request, whose answer is the SDK's UnsupportedProtocolVersionError
+      // (with the request's id and the versions it serves): parseBody decides once the body is read.
+      if (req.method !== 'POST') return refuseVersion(res, version);
+      res.locals.unsupportedVersion = version;
     }
     next();
   };
@@ -223,6 +229,10 @@ export function mcpRoutes(options: McpRouteOptions): Router {
         -32600,
         'Invalid Request: the body must be a JSON-RPC message object',
       );
+    }
+    const unsupportedVersion = res.locals.unsupportedVersion as string | undefined;
+    if (unsupportedVersion !== undefined && !hasEnvelopeClaim(message)) {
+      return refuseVersion(res, unsupportedVersion);
     }
     const { id, method } = message as { id?: unknown; method?: unknown };
     if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {

@@ -194,16 +194,37 @@ describe.each(dialects)('MCP 2026-07-28 on %s', (dialect) => {
     expect(auditLines(logs, 'getMovie').length).toBe(before);
   });
 
-  it('an initialize sent with the 2026-07-28 version header is -32020; a revision we do not speak is 400', async () => {
+  it('an initialize sent with the 2026-07-28 version header is -32020; methods 2026-07-28 removed are -32601 (404)', async () => {
     const handshake = await raw(`${server.url}/mcp`, {
       method: 'POST',
       headers: { ...MCP_HEADERS, 'mcp-protocol-version': MODERN },
       body: JSON.stringify(INITIALIZE),
     });
     expect(JSON.parse(handshake.body)).toMatchObject({ error: { code: -32020 } });
-    const future = await post(modernRequest(6, 'tools/list', {}, { 'mcp-protocol-version': '2099-01-01' }));
-    expect(future.status).toBe(400);
-    expect(future.body).toMatch(/supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26/);
+    for (const method of ['initialize', 'ping', 'logging/setLevel']) {
+      const removed = await post(modernRequest(10, method));
+      expect(removed.status).toBe(404);
+      expect(JSON.parse(removed.body)).toMatchObject({ id: 10, error: { code: -32601 } });
+    }
+  });
+
+  it('a revision we do not speak: a 2026-style request gets UnsupportedProtocolVersionError naming 2026-07-28; any other, our 400 naming all', async () => {
+    const envelope = { _meta: { 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } };
+    const modern = await post(
+      modernRequest(6, 'server/discover', envelope, { 'mcp-protocol-version': 'v999.0.0' }),
+    );
+    expect(modern.status).toBe(400);
+    expect(JSON.parse(modern.body)).toMatchObject({
+      id: 6,
+      error: { data: { supported: [MODERN], requested: 'v999.0.0' } },
+    });
+    const legacy = await raw(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2099-01-01' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(legacy.status).toBe(400);
+    expect(legacy.body).toMatch(/supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26/);
   });
 
   it('serves a 2025 session and a 2026 client at once, interleaved, each in its own revision', async () => {
