@@ -133,11 +133,28 @@ const initialize = (port: number, bearer: string) =>
     }),
   });
 
+// Each request gets its own JSON-RPC id (autocannon's idReplacement fills `[<id>]`): ids repeated on one
+// session would be requests the server cannot tell apart.
 const toolCall = JSON.stringify({
   jsonrpc: '2.0',
-  id: 1,
+  id: '[<id>]',
   method: 'tools/call',
   params: { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } },
+});
+// The same call from a 2026-07-28 client: no session, the per-request envelope and the headers it requires.
+const toolCall2026 = JSON.stringify({
+  jsonrpc: '2.0',
+  id: '[<id>]',
+  method: 'tools/call',
+  params: {
+    name: 'recommendMoviesForMood',
+    arguments: { mood: 'HORROR' },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
 });
 const graphqlBody = JSON.stringify({
   query:
@@ -187,6 +204,23 @@ async function main() {
           'mcp-protocol-version': '2025-11-25',
         },
         body: toolCall,
+        idReplacement: true,
+      }),
+    );
+    results.push(
+      await measure(sessions, 'MCP tools/call, 2026-07-28 client (JSON)', {
+        url: `http://127.0.0.1:${sessions.port}/mcp`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: MCP_ACCEPT,
+          authorization: `Bearer ${bearer}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'recommendMoviesForMood',
+        },
+        body: toolCall2026,
+        idReplacement: true,
       }),
     );
     results.push(
@@ -200,6 +234,7 @@ async function main() {
           'mcp-protocol-version': '2025-11-25',
         },
         body: toolCall,
+        idReplacement: true,
       }),
     );
 
