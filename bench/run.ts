@@ -67,6 +67,8 @@ async function startApp(mode: 'sessions' | 'stateless', dataDir: string): Promis
       NODE_ENV: 'production',
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
       MCP_MAX_SESSIONS: '5000',
+      // The idle-session figure opens 500 sessions as one user, past the default per-user cap.
+      MCP_MAX_SESSIONS_PER_USER: '5000',
       // The load is one user far beyond any per-principal limit: the figures measure serving, not refusing.
       RATE_LIMITS: 'off',
     },
@@ -133,29 +135,32 @@ const initialize = (port: number, bearer: string) =>
     }),
   });
 
-// Each request gets its own JSON-RPC id (autocannon's idReplacement fills `[<id>]`): ids repeated on one
-// session would be requests the server cannot tell apart.
-const toolCall = JSON.stringify({
-  jsonrpc: '2.0',
-  id: '[<id>]',
-  method: 'tools/call',
-  params: { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } },
-});
-// The same call from a 2026-07-28 client: no session, the per-request envelope and the headers it requires.
-const toolCall2026 = JSON.stringify({
-  jsonrpc: '2.0',
-  id: '[<id>]',
-  method: 'tools/call',
-  params: {
-    name: 'recommendMoviesForMood',
-    arguments: { mood: 'HORROR' },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
-});
+const callParams = { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } };
+/** The per-request envelope a 2026-07-28 client sends instead of a session. */
+const ENVELOPE_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+let nextId = 0;
+/**
+ * A tools/call with a JSON-RPC id of its own on every request (ids repeated on one session would be
+ * requests the server cannot tell apart). autocannon's idReplacement keeps the first Content-Length,
+ * so the body is built per request here instead.
+ */
+function toolCalls(era: '2025' | '2026'): Pick<autocannon.Options, 'requests'> {
+  const params = era === '2026' ? { ...callParams, _meta: ENVELOPE_2026 } : callParams;
+  return {
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method: 'tools/call', params }),
+        }),
+      },
+    ],
+  };
+}
 const graphqlBody = JSON.stringify({
   query:
     'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
@@ -203,8 +208,7 @@ async function main() {
           'mcp-session-id': sessionId,
           'mcp-protocol-version': '2025-11-25',
         },
-        body: toolCall,
-        idReplacement: true,
+        ...toolCalls('2025'),
       }),
     );
     results.push(
@@ -219,8 +223,7 @@ async function main() {
           'mcp-method': 'tools/call',
           'mcp-name': 'recommendMoviesForMood',
         },
-        body: toolCall2026,
-        idReplacement: true,
+        ...toolCalls('2026'),
       }),
     );
     results.push(
@@ -233,8 +236,7 @@ async function main() {
           authorization: `Bearer ${bearerStateless}`,
           'mcp-protocol-version': '2025-11-25',
         },
-        body: toolCall,
-        idReplacement: true,
+        ...toolCalls('2025'),
       }),
     );
 
