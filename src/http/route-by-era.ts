@@ -19,8 +19,14 @@ export function routeByEra(legacy: RequestHandler, server: McpServerDependencies
   const modern = toNodeHandler(
     createMcpHandler(() => createMcpServer(server), {
       legacy: 'reject',
-      // Rejections (a header that does not match the body, an unknown revision) are the client's doing.
-      onerror: (error) => server.logger.debug({ err: error.message }, 'MCP 2026-07-28 request rejected'),
+      onerror: (error) => {
+        // Rejections (a header that does not match the body, an unknown revision) are the client's doing;
+        // anything else went wrong on our side.
+        const rejected =
+          typeof (error as { code?: unknown }).code === 'number' || /^Rejected/.test(error.message);
+        if (rejected) server.logger.debug({ err: error.message }, 'MCP 2026-07-28 request rejected');
+        else server.logger.warn({ err: error }, 'MCP 2026-07-28 request failed');
+      },
     }),
     { onerror: (error) => server.logger.error({ err: error }, 'MCP 2026-07-28 handler failed') },
   );
