@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/lib.sh
 CONFORMANCE_VERSION=0.1.13   # 0.1.16 crashes on Node 20 (fs.globSync)
+CONFORMANCE_2026_VERSION=0.2.0-alpha.12   # the line with --spec-version 2026-07-28; imports fs.globSync too
 INSPECTOR_VERSION=2.12.0     # must match the README's commands (checked below)
 
 tools="$(mktemp -d)"
@@ -21,11 +22,14 @@ grep -q "@modelcontextprotocol/inspector@$INSPECTOR_VERSION " README.md ||
 
 npm install --no-audit --no-fund --silent --prefix "$tools" \
   "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null 2>&1
+# The 2026 suite has the same package name: it gets a folder of its own.
+npm install --no-audit --no-fund --silent --prefix "$tools/c2026" \
+  "@modelcontextprotocol/conformance@$CONFORMANCE_2026_VERSION" >/dev/null 2>&1
 
-# The conformance suite plays ~30 anonymous clients from one address, each keeping its listening stream
+# The conformance suites play ~30 anonymous 2025 clients from one address, each keeping its listening stream
 # open (a session with an open stream never gives way), so this one address may hold more sessions than
 # the default MCP_MAX_SESSIONS_PER_ADDRESS allows.
-DATA_DIR="$data" PORT="$port" LOG_LEVEL=warn MCP_MAX_SESSIONS_PER_ADDRESS=100 node dist/main.js \
+DATA_DIR="$data" PORT="$port" LOG_LEVEL=warn MCP_MAX_SESSIONS_PER_ADDRESS=200 node dist/main.js \
   >"$data/server.log" 2>&1 &
 server_pid=$!
 wait_ready "http://127.0.0.1:$port/readyz" "$server_pid" "$data/server.log"
@@ -36,6 +40,47 @@ echo "-- conformance $CONFORMANCE_VERSION"
   --expected-failures "$OLDPWD/.ci/conformance-expected-failures.yml") >"$tools/conformance.txt" 2>&1 || true
 node .ci/conformance-summary.mjs .ci/conformance-expected-failures.yml <"$tools/conformance.txt" ||
   { cat "$tools/conformance.txt"; exit 1; }
+
+echo "-- conformance $CONFORMANCE_2026_VERSION --suite all --spec-version 2026-07-28"
+# It imports fs.globSync (Node 22) but does not call it to test a server: a resolve hook gives it a
+# node:fs with a globSync that throws, so Node 20 can load it.
+cat >"$tools/fs-shim.mjs" <<'SHIM'
+import fs from 'node:fs';
+export * from 'node:fs';
+export default fs;
+export function globSync() { throw new Error('fs.globSync is not available on Node 20'); }
+SHIM
+cat >"$tools/fs-hooks.mjs" <<'HOOKS'
+export async function resolve(specifier, context, next) {
+  if ((specifier === 'fs' || specifier === 'node:fs') && context.parentURL?.includes('/@modelcontextprotocol/conformance/'))
+    return { url: new URL('./fs-shim.mjs', import.meta.url).href, shortCircuit: true };
+  return next(specifier, context);
+}
+HOOKS
+cat >"$tools/fs-hook.mjs" <<'HOOK'
+import { register } from 'node:module';
+register('./fs-hooks.mjs', import.meta.url);
+HOOK
+(cd "$tools/c2026" && node --import "$tools/fs-hook.mjs" node_modules/@modelcontextprotocol/conformance/dist/index.js \
+  server --url "$url" --suite all --spec-version 2026-07-28 -o "$tools/out2026" \
+  --expected-failures "$OLDPWD/.ci/conformance-2026-expected-failures.yml") | grep -E '^(✓|✗)|Total|Baseline' |
+  sed -E 's/([0-9]+) passed, ([0-9]+) failed/checks ok \1, not ok \2/'
+# The expected failures are whole scenarios; check by check, every failure must be a missing fixture
+# (the suite's own tools, prompts, resources or completions), never a check our tools could pass.
+node -e '
+  const fs = require("fs"), path = require("path");
+  const fixture = /Unknown tool: (test_|json_schema)|Not testable|Method not found|not found\. Available tools|InputRequiredResult|Prerequisite failed/;
+  let ok = 0, fixtures = 0, other = [];
+  for (const dir of fs.readdirSync(process.argv[1])) {
+    for (const check of JSON.parse(fs.readFileSync(path.join(process.argv[1], dir, "checks.json"), "utf8"))) {
+      if (check.status === "SUCCESS") ok += 1;
+      else if (check.status === "FAILURE") fixture.test(check.errorMessage ?? "") ? (fixtures += 1) : other.push(`${dir}: ${check.id}: ${check.errorMessage}`);
+    }
+  }
+  console.log(`2026-07-28 checks: ${ok} ok, ${fixtures} need the suite fixtures, ${other.length} other`);
+  if (other.length > 0) { console.log(other.join("\n")); process.exit(1); }
+' "$tools/out2026"
+
 
 # The README's blocks, as written (only the address substituted), in the README's order. The Inspector
 # keeps its catalogue and config in a scratch HOME; npx keeps using the usual npm cache.

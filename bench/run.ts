@@ -67,6 +67,8 @@ async function startApp(mode: 'sessions' | 'stateless', dataDir: string): Promis
       NODE_ENV: 'production',
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00',
       MCP_MAX_SESSIONS: '5000',
+      // The idle-session figure opens 500 sessions as one user, past the default per-user cap.
+      MCP_MAX_SESSIONS_PER_USER: '5000',
       // The load is one user far beyond any per-principal limit: the figures measure serving, not refusing.
       RATE_LIMITS: 'off',
     },
@@ -133,12 +135,32 @@ const initialize = (port: number, bearer: string) =>
     }),
   });
 
-const toolCall = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } },
-});
+const callParams = { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } };
+/** The per-request envelope a 2026-07-28 client sends instead of a session. */
+const ENVELOPE_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+let nextId = 0;
+/**
+ * A tools/call with a JSON-RPC id of its own on every request (ids repeated on one session would be
+ * requests the server cannot tell apart). autocannon's idReplacement keeps the first Content-Length,
+ * so the body is built per request here instead.
+ */
+function toolCalls(era: '2025' | '2026'): Pick<autocannon.Options, 'requests'> {
+  const params = era === '2026' ? { ...callParams, _meta: ENVELOPE_2026 } : callParams;
+  return {
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method: 'tools/call', params }),
+        }),
+      },
+    ],
+  };
+}
 const graphqlBody = JSON.stringify({
   query:
     'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
@@ -186,7 +208,22 @@ async function main() {
           'mcp-session-id': sessionId,
           'mcp-protocol-version': '2025-11-25',
         },
-        body: toolCall,
+        ...toolCalls('2025'),
+      }),
+    );
+    results.push(
+      await measure(sessions, 'MCP tools/call, 2026-07-28 client (JSON)', {
+        url: `http://127.0.0.1:${sessions.port}/mcp`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: MCP_ACCEPT,
+          authorization: `Bearer ${bearer}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'recommendMoviesForMood',
+        },
+        ...toolCalls('2026'),
       }),
     );
     results.push(
@@ -199,7 +236,7 @@ async function main() {
           authorization: `Bearer ${bearerStateless}`,
           'mcp-protocol-version': '2025-11-25',
         },
-        body: toolCall,
+        ...toolCalls('2025'),
       }),
     );
 

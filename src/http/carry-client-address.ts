@@ -4,7 +4,7 @@
  * identity and no scopes, so their tool calls are counted per address like anonymous /graphql requests.
  */
 import type { Request, RequestHandler } from 'express';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { localsOf } from './locals.js';
 
 export const carryClientAddress: RequestHandler = (req, res, next) => {

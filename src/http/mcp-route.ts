@@ -1,21 +1,27 @@
 /**
- * The Streamable HTTP endpoint /mcp (SPEC section 6) on Express, around the SDK's transport. Our layer
+ * The Streamable HTTP endpoint /mcp (SPEC section 6) on Express, around the SDK's transports. Our layer
  * adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
  * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches,
  * 405 with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their
  * creator and capped per principal (429) and in total (least recently used idle one evicted, else 503),
- * bearer auth with RFC 9728 discovery, and cancellation in stateless mode.
+ * bearer auth with RFC 9728 discovery, and cancellation in stateless mode. After these guards a
+ * 2026-07-28 request goes to the SDK's per-request handler and a 2025-era one to the session or stateless
+ * handling here (route-by-era.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { BearerVerifier } from '../auth/bearer.js';
 import { ALL_SCOPES } from '../auth/identity.js';
 import { isLoopbackHost, type Config } from '../config.js';
-import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
-import { checkRequestParams, nestsDeeperThan } from '../mcp/check-request-params.js';
+import {
+  createMcpServer,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSION,
+  type McpServerDependencies,
+} from '../mcp/mcp-server.js';
+import { checkRequestParams, hasEnvelopeClaim, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryClientAddress } from './carry-client-address.js';
@@ -23,12 +29,14 @@ import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
+import { routeByEra } from './route-by-era.js';
 
 /**
- * The revisions this server speaks: 2025-11-25 and 2025-06-18 (SPEC), plus 2025-03-26, whose transport
- * is the same Streamable HTTP and which the official conformance suite still sends on some requests.
+ * The revisions this server speaks: 2026-07-28 (no sessions), 2025-11-25 and 2025-06-18 (SPEC), plus
+ * 2025-03-26, whose transport is the same Streamable HTTP and which the official conformance suite still
+ * sends on some requests.
  */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+export const SUPPORTED_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS];
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 export interface McpRouteOptions {
@@ -134,15 +142,21 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     next();
   };
 
+  const refuseVersion = (res: Response, version: string) =>
+    sendJsonRpcError(
+      res,
+      400,
+      -32000,
+      `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+    );
+
   const checkProtocolVersion: RequestHandler = (req, res, next) => {
     const version = req.get('mcp-protocol-version');
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      return sendJsonRpcError(
-        res,
-        400,
-        -32000,
-        `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-      );
+      // A POST may be a 2026-07-28 request, whose answer is the SDK's UnsupportedProtocolVersionError
+      // (with the request's id and the versions it serves): parseBody decides once the body is read.
+      if (req.method !== 'POST') return refuseVersion(res, version);
+      res.locals.unsupportedVersion = version;
     }
     next();
   };
@@ -218,6 +232,10 @@ export function mcpRoutes(options: McpRouteOptions): Router {
         'Invalid Request: the body must be a JSON-RPC message object',
       );
     }
+    const unsupportedVersion = res.locals.unsupportedVersion as string | undefined;
+    if (unsupportedVersion !== undefined && !hasEnvelopeClaim(message)) {
+      return refuseVersion(res, unsupportedVersion);
+    }
     const { id, method } = message as { id?: unknown; method?: unknown };
     if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
       const problem = checkRequestParams(message, mcp.maxArgumentDepth);
@@ -237,12 +255,10 @@ export function mcpRoutes(options: McpRouteOptions): Router {
         `Invalid Request: the message is nested deeper than ${mcp.maxArgumentDepth} levels`,
       );
     }
-    // A client asking for a revision we do not speak is answered with ours (the spec's negotiation).
-    if (
-      isInitializeRequest(message) &&
-      !SUPPORTED_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)
-    ) {
-      message.params.protocolVersion = LATEST_PROTOCOL_VERSION;
+    // A client asking for a revision we do not speak is answered with ours (the spec's negotiation);
+    // 2026-07-28 has no initialize, so a handshake always lands on a 2025 revision.
+    if (isInitializeRequest(message) && !LEGACY_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)) {
+      message.params.protocolVersion = LEGACY_PROTOCOL_VERSIONS[0]!;
     }
     res.locals.message = message;
     next();
@@ -270,11 +286,17 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
-    router.post('/mcp', body, parseBody, scopeCheck, handle.post);
+    router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server));
     router.get('/mcp', handle.stream);
     router.delete('/mcp', handle.stream);
   } else {
-    router.post('/mcp', body, parseBody, scopeCheck, statelessPost(options, principal));
+    router.post(
+      '/mcp',
+      body,
+      parseBody,
+      scopeCheck,
+      routeByEra(statelessPost(options, principal), options.server),
+    );
   }
   router.use('/mcp', bodyErrors);
   return router;
@@ -309,7 +331,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
       const owner = subjectOf(res);
       const refusal = await sessions.open(principalOf(req, res), async (commit) => {
         const server = createMcpServer(options.server);
-        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (id: string) => commit(id, { transport, server, owner }),
           onsessionclosed: (id) => sessions.delete(id),
@@ -397,7 +419,7 @@ function statelessPost(options: McpRouteOptions, principalOf: PrincipalOf): Requ
       const key = message.id !== undefined ? keyOf(principal, message.id) : undefined;
       if (key) inFlight.set(key, controller);
       const server = createMcpServer(options.server, controller.signal);
-      const transport = new StreamableHTTPServerTransport({
+      const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });

@@ -4,7 +4,7 @@
  * given this tool's deadline), and map the outcome. Every path returns a CallToolResult; nothing throws.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Identity } from '../auth/identity.js';

@@ -4,11 +4,47 @@
  * arguments nested thousands deep overflows the stack (-32603 too). The spec's answer to both is
  * -32602 Invalid params, with a message an agent can act on: one line naming the field.
  */
-import { ClientRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PROTOCOL_VERSION_META_KEY, specTypeSchemas } from '@modelcontextprotocol/server';
 
-const SCHEMAS = new Map<string, (typeof ClientRequestSchema.options)[number]>(
-  ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]),
+/** The requests a client may send, by method, with the SDK's schema for each (both eras). */
+const SCHEMAS = new Map(
+  (
+    [
+      ['initialize', specTypeSchemas.InitializeRequest],
+      ['ping', specTypeSchemas.PingRequest],
+      ['server/discover', specTypeSchemas.DiscoverRequest],
+      ['tools/list', specTypeSchemas.ListToolsRequest],
+      ['tools/call', specTypeSchemas.CallToolRequest],
+      ['logging/setLevel', specTypeSchemas.SetLevelRequest],
+      ['completion/complete', specTypeSchemas.CompleteRequest],
+      ['prompts/list', specTypeSchemas.ListPromptsRequest],
+      ['prompts/get', specTypeSchemas.GetPromptRequest],
+      ['resources/list', specTypeSchemas.ListResourcesRequest],
+      ['resources/templates/list', specTypeSchemas.ListResourceTemplatesRequest],
+      ['resources/read', specTypeSchemas.ReadResourceRequest],
+      ['resources/subscribe', specTypeSchemas.SubscribeRequest],
+      ['resources/unsubscribe', specTypeSchemas.UnsubscribeRequest],
+    ] as const
+  ).map(([method, schema]) => [method as string, schema['~standard']]),
 );
+
+/** Methods of the 2025 revisions that 2026-07-28 removed: the SDK answers them -32601 (HTTP 404) there. */
+const REMOVED_IN_2026 = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/**
+ * Whether a message claims the 2026-07-28 revision: its params carry the per-request `_meta` envelope's
+ * protocol version (the SDK's own criterion for routing a request away from the 2025-era handling).
+ */
+export function hasEnvelopeClaim(message: { params?: unknown }): boolean {
+  const meta = (message.params as { _meta?: unknown } | null | undefined)?._meta;
+  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+}
 
 /** Whether a JSON value nests deeper than `max` levels; iterative, so the check itself cannot overflow. */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
@@ -24,8 +60,8 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
 
 /**
  * The problem with a request's params as one line (`Invalid params: params.name: expected string,
- * received number`), or undefined when they are fine or the method is not one we know (the SDK then
- * answers -32601).
+ * received number`), or undefined when they are fine or the method is not one the message's revision
+ * has (the SDK then answers -32601).
  */
 export function checkRequestParams(
   message: { method?: unknown; params?: unknown },
@@ -35,12 +71,15 @@ export function checkRequestParams(
   if (nestsDeeperThan(message.params, maxDepth + 1)) {
     return `Invalid params: nested deeper than ${maxDepth} levels`;
   }
-  const schema = typeof message.method === 'string' ? SCHEMAS.get(message.method) : undefined;
+  const method = typeof message.method === 'string' ? message.method : undefined;
+  if (method === undefined || (REMOVED_IN_2026.has(method) && hasEnvelopeClaim(message))) return undefined;
+  const schema = SCHEMAS.get(method);
   if (!schema) return undefined;
-  const parsed = schema.safeParse(message);
-  if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0]!;
-  const field = issue.path.map(String).join('.') || 'params';
+  const { issues } = schema.validate(message);
+  if (!issues) return undefined;
+  const issue = issues[0]!;
+  const field =
+    (issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.') || 'params';
   const problem = issue.message.replace(/^Invalid input: /, '').replace(/\brecord\b/g, 'object');
   return `Invalid params: ${field}: ${problem}`;
 }

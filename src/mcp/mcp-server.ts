@@ -1,17 +1,22 @@
 /**
- * The MCP server over the curated operations. tools/list answers a list computed once; tools/call is
- * our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks for (the SDK's
- * McpServer would answer an isError result), and so every other outcome is a tool result.
+ * The MCP server over the curated operations, one factory for both protocol eras (2025-era sessions and
+ * stateless calls, 2026-07-28 per-request calls). tools/list answers a list computed once; tools/call is
+ * our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks for (never an
+ * isError result), and so every other outcome is a tool result.
+ *
+ * It is an McpServer (the v2 SDK's supported server; the low-level Server is deprecated) whose two tool
+ * handlers we install ourselves: McpServer's own ones would convert every schema on each tools/list and
+ * validate arguments with their own messages, where ours are computed once and name the field.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type AuthInfo,
   type CallToolResult,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
@@ -20,12 +25,30 @@ import type { ToolRunner } from './call-tool.js';
 
 export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: '0.1.0' };
 
+/** The 2025-era revisions a session or a stateless 2025 call may negotiate (SPEC section 6). */
+export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+/** The revision served without handshake or session, each request carrying its own `_meta`. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/**
+ * How long a 2026 client may cache tools/list (and server/discover). The list is fixed for the life of
+ * the process, identical for every caller (hence public); a deploy can change it, so not much longer.
+ */
+export const LIST_TTL_MS = 300_000;
+
 const INSTRUCTIONS =
   'Movie catalogue tools. Read isError first, then structuredContent.data and structuredContent.errors. ' +
   'Each error has a classification: NOT_FOUND (the id does not exist: use searchMovies to find ids), ' +
   'BAD_REQUEST (fix the arguments; "already in your watch list" means done), UNAUTHORIZED (sign-in needed), ' +
   'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), RATE_LIMITED (too many calls: wait ' +
   'extensions.retryAfterSeconds), INTERNAL_ERROR (report the reference).';
+
+/**
+ * One JSON Schema validator for every server instance: each instance would otherwise build its own, and
+ * a server is created per session and per stateless or 2026 request. (The SDK uses it only for
+ * elicitation, which these tools never send; our arguments are checked by the tool runner's own Ajv.)
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 export interface McpServerDependencies {
   operations: readonly CuratedOperation[];
@@ -44,59 +67,84 @@ export function clientAddressOf(authInfo: AuthInfo | undefined): string | undefi
   return typeof address === 'string' ? address : undefined;
 }
 
-export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): Server {
-  const byName = new Map(deps.operations.map((op) => [op.toolName, op]));
-  const tools: Tool[] = deps.operations.map((op) => op.tool);
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, logging: {} },
+/** Computed once per operations list: the tools/list answer and the lookup by name. */
+const catalogues = new WeakMap<
+  readonly CuratedOperation[],
+  { tools: Tool[]; byName: Map<string, CuratedOperation> }
+>();
+
+function catalogueOf(operations: readonly CuratedOperation[]) {
+  let catalogue = catalogues.get(operations);
+  if (!catalogue) {
+    catalogue = {
+      tools: operations.map((op) => op.tool),
+      byName: new Map(operations.map((op) => [op.toolName, op])),
+    };
+    catalogues.set(operations, catalogue);
+  }
+  return catalogue;
+}
+
+export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): McpServer {
+  const { tools, byName } = catalogueOf(deps.operations);
+  const mcp = new McpServer(SERVER_INFO, {
+    // No `logging`: nothing here sends log messages, and the 2026-07-28 revision deprecates it.
+    capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SHARED_VALIDATOR,
+    // The 2026-era handshake is per request and needs no entry here; 2025 clients negotiate one of these.
+    supportedProtocolVersions: LEGACY_PROTOCOL_VERSIONS,
+    cacheHints: {
+      'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+    },
   });
+  const { server } = mcp;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler('tools/list', () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const operation = byName.get(request.params.name);
     if (!operation) {
-      // A protocol error, not a tool result (SPEC section 6). A plain Error with a code keeps the message
-      // free of the "MCP error -32602:" prefix McpError would add before the client adds its own.
-      throw Object.assign(
-        new Error(`Unknown tool: ${request.params.name}. Call tools/list for the available tools.`),
-        {
-          code: ErrorCode.InvalidParams,
-        },
+      // A protocol error, not a tool result (SPEC section 6).
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`,
       );
     }
     const progressToken = request.params._meta?.progressToken;
-    const requestId = String(extra.requestId);
+    const requestId = String(ctx.mcpReq.id);
+    const authInfo = ctx.http?.authInfo;
     // The HTTP request's id (set by our request-context middleware), so audit lines join the access line.
-    const httpRequestId = extra.requestInfo?.headers['x-request-id'];
-    // In stateless mode a cancellation arrives on a request of its own, through requestSignal.
-    const cancellation = linkSignals(extra.signal, ...(requestSignal ? [requestSignal] : []));
+    const httpRequestId = ctx.http?.req?.headers.get('x-request-id') ?? undefined;
+    // A 2025 stateless cancellation arrives on a request of its own, through requestSignal; a 2026
+    // client cancels by closing its request, which aborts ctx.mcpReq.signal.
+    const cancellation = linkSignals(ctx.mcpReq.signal, ...(requestSignal ? [requestSignal] : []));
     const { outcome: _outcome, ...result } = await deps
       .runTool({
         operation,
         args: request.params.arguments ?? {},
-        viewer: identityOf(extra.authInfo),
-        clientAddress: clientAddressOf(extra.authInfo),
+        viewer: identityOf(authInfo),
+        clientAddress: clientAddressOf(authInfo),
         signal: cancellation.signal,
         requestId,
         logger: deps.logger.child({
-          requestId: typeof httpRequestId === 'string' ? httpRequestId : undefined,
+          requestId: httpRequestId,
           mcpRequestId: requestId,
-          sessionId: extra.sessionId,
+          sessionId: ctx.sessionId,
         }),
         sendProgress:
           progressToken === undefined
             ? undefined
             : (progress, total, message) =>
-                extra.sendNotification({
+                ctx.mcpReq.notify({
                   method: 'notifications/progress',
                   params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
                 }),
       })
       .finally(() => cancellation.release());
-    return result;
+    return server.projectCallToolResult(result, operation.tool.outputSchema);
   });
 
-  return server;
+  return mcp;
 }

@@ -10,13 +10,13 @@
  * an lru-cache: lru-cache evicts its oldest entry unconditionally, and a session with a request in flight
  * must never be the one evicted.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 
 export interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
+  transport: NodeStreamableHTTPServerTransport;
+  server: McpServer;
   /** The subject that created the session; null for an anonymous session. */
   owner: string | null;
   /** Whom the session counts against: `user:<subject>` or `address:<client address>`. */

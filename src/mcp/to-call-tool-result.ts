@@ -3,7 +3,7 @@
  * `{ data, errors }` on every path, so the classification always reaches the agent; the text block is a
  * copy for clients that read only text; isError marks anything short of full success.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { CLASSIFICATIONS, RETRYABLE, type Classification } from '../errors.js';
 

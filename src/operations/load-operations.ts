@@ -14,7 +14,7 @@ import {
   type GraphQLCompositeType,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { Executor } from '../graphql/executor.js';
 import { deriveInputSchema } from './input-schema.js';
 import { deriveOutputSchema } from './output-schema.js';

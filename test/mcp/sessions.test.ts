@@ -3,7 +3,7 @@
  * below a global cap where the least recently used idle session gives way; no slot leaks on error paths.
  * Client addresses are played with local addresses 127.0.0.x, all of which reach a loopback server.
  */
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { SessionRegistry } from '../../src/mcp/sessions.js';
@@ -205,7 +205,7 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
 describe('the session registry', () => {
   const logger = createLogger('silent');
   const newSession = () => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'x' });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => 'x' });
     const server = createMcpServer({ operations: [], runTool: (() => undefined) as never, logger });
     return { transport, server, owner: null };
   };

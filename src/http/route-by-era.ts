@@ -1,0 +1,43 @@
+/**
+ * One /mcp endpoint for both protocol eras. A request the SDK recognises as 2025-era (no per-request
+ * `_meta` envelope: initialize, session traffic, stateless 2025 calls) goes to our own session or
+ * stateless handling, which keeps every 2025 behaviour the SDK's stateless fallback would lose (GET and
+ * DELETE, session binding, 404 for unknown sessions, cancellation). Everything else is the 2026-07-28
+ * revision and goes to the SDK's strict per-request handler: no handshake, no session, a JSON answer
+ * unless the call reports progress (then SSE), cancellation by closing the request, the required
+ * Mcp-Method/Mcp-Name headers checked against the body (-32020), `resultType` and `ttlMs` on results.
+ *
+ * Runs after our guards (origin, revision allowlist, auth, body limit, JSON-RPC parsing, scope check),
+ * so both eras share them; the identity and client address reach the tools as `req.auth` either way.
+ */
+import type { RequestHandler } from 'express';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
+
+export function routeByEra(legacy: RequestHandler, server: McpServerDependencies): RequestHandler {
+  const modern = toNodeHandler(
+    createMcpHandler(() => createMcpServer(server), {
+      legacy: 'reject',
+      onerror: (error) => {
+        // Rejections (a header that does not match the body, an unknown revision) are the client's doing;
+        // anything else went wrong on our side.
+        const rejected =
+          typeof (error as { code?: unknown }).code === 'number' || /^Rejected/.test(error.message);
+        if (rejected) server.logger.debug({ err: error.message }, 'MCP 2026-07-28 request rejected');
+        else server.logger.warn({ err: error }, 'MCP 2026-07-28 request failed');
+      },
+    }),
+    { onerror: (error) => server.logger.error({ err: error }, 'MCP 2026-07-28 handler failed') },
+  );
+  return async (req, res, next) => {
+    try {
+      const message = res.locals.message as unknown;
+      // The body was read and parsed already: the predicate classifies the parsed value and the headers.
+      if (await isLegacyRequest(await toWebRequest(req, message), message)) return legacy(req, res, next);
+      await modern(req, res, message);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
