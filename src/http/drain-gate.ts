@@ -10,6 +10,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { sendError } from './problem.js';
+import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 const ALWAYS_SERVED = new Set(['/healthz', '/readyz', '/metrics']);
 const RETRY_AFTER_SECONDS = 5;
@@ -37,16 +38,9 @@ function refuse(req: Request, res: Response): void {
   res.setHeader('Connection', 'close');
   const message = 'The server is shutting down; retry the request (another instance will take it)';
   if (req.path === '/mcp') {
-    res.status(503).json({
-      jsonrpc: '2.0',
-      id: null,
-      error: {
-        code: -32000,
-        message: `Service Unavailable: ${message}`,
-        data: { classification: 'UNAVAILABLE', retryAfterSeconds: RETRY_AFTER_SECONDS },
-      },
+    return sendJsonRpcError(res, 503, -32000, `Service Unavailable: ${message}`, {
+      data: { classification: 'UNAVAILABLE', retryAfterSeconds: RETRY_AFTER_SECONDS },
     });
-    return;
   }
   sendError(res, 503, 'UNAVAILABLE', message, { retryAfterSeconds: RETRY_AFTER_SECONDS });
 }

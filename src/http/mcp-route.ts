@@ -23,6 +23,7 @@ import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
+import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 /**
  * The revisions this server speaks: 2025-11-25 and 2025-06-18 (SPEC), plus 2025-03-26, whose transport
@@ -39,21 +40,6 @@ export interface McpRouteOptions {
   server: McpServerDependencies;
   sessions: SessionRegistry;
   oauthIssuer?: string;
-}
-
-function sendJsonRpcError(
-  res: Response,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  data?: Record<string, unknown>,
-): void {
-  if (res.headersSent) return;
-  res
-    .status(status)
-    .set(headers)
-    .json({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } });
 }
 
 function hostnameOf(hostHeader: string): string {
@@ -128,7 +114,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     const allowed = mcp.mode === 'sessions' ? ['GET', 'POST', 'DELETE'] : ['POST'];
     if (!allowed.includes(req.method)) {
       return sendJsonRpcError(res, 405, -32000, `Method ${req.method} is not allowed on /mcp`, {
-        Allow: allowed.join(', '),
+        headers: { Allow: allowed.join(', ') },
       });
     }
     next();
@@ -160,17 +146,15 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     }
     if (outcome.kind === 'absent') {
       if (mcp.auth === 'required')
-        return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', challenge(''));
+        return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', {
+          headers: challenge(''),
+        });
       return next();
     }
     if (outcome.kind === 'invalid') {
-      return sendJsonRpcError(
-        res,
-        401,
-        -32001,
-        `Unauthorized: ${outcome.reason}`,
-        challenge('error="invalid_token", '),
-      );
+      return sendJsonRpcError(res, 401, -32001, `Unauthorized: ${outcome.reason}`, {
+        headers: challenge('error="invalid_token", '),
+      });
     }
     const { identity } = outcome;
     localsOf(res).viewer = identity;
@@ -222,10 +206,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
       const problem = checkRequestParams(message, mcp.maxArgumentDepth);
       // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
-      if (problem) {
-        res.status(200).json({ jsonrpc: '2.0', id, error: { code: -32602, message: problem } });
-        return;
-      }
+      if (problem) return sendJsonRpcError(res, 200, -32602, problem, { id });
     }
     // Anything else nested that deep (a response's result, a notification's params) would overflow the
     // SDK's parser, whose error names the overflow.
@@ -331,8 +312,10 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
           429,
           -32000,
           'Too Many Requests: this client holds as many sessions as it may; end one with DELETE or reuse it',
-          { 'Retry-After': '60' },
-          { classification: 'RATE_LIMITED', retryAfterSeconds: 60 },
+          {
+            headers: { 'Retry-After': '60' },
+            data: { classification: 'RATE_LIMITED', retryAfterSeconds: 60 },
+          },
         );
       }
       if (refusal === 'full') {
@@ -341,8 +324,10 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
           503,
           -32000,
           'Service Unavailable: too many sessions are busy; try again later',
-          { 'Retry-After': '30' },
-          { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
+          {
+            headers: { 'Retry-After': '30' },
+            data: { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
+          },
         );
       }
     } catch (error) {
