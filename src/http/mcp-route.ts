@@ -230,8 +230,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   };
 
   const subjectOf = (res: Response) => localsOf(res).viewer?.subject ?? null;
-  // req.ip follows Express's `trust proxy` setting, so behind a trusted proxy it is the real client.
-  const principal = (req: Request, res: Response) => principalOf(subjectOf(res), req.ip);
+  const principal = (res: Response) => principalOf(subjectOf(res), localsOf(res).clientAddress);
 
   const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
     const type = (error as { type?: string }).type;
@@ -262,7 +261,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
 }
 
 type SubjectOf = (res: Response) => string | null;
-type PrincipalOf = (req: Request, res: Response) => string;
+type PrincipalOf = (res: Response) => string;
 
 function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalOf: PrincipalOf) {
   const { sessions } = options;
@@ -288,7 +287,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
         );
       }
       const owner = subjectOf(res);
-      const refusal = await sessions.open(principalOf(req, res), async (commit) => {
+      const refusal = await sessions.open(principalOf(res), async (commit) => {
         const server = createMcpServer(options.server);
         const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
@@ -372,7 +371,7 @@ function statelessPost(options: McpRouteOptions, principalOf: PrincipalOf): Requ
         id?: unknown;
         params?: { requestId?: unknown };
       };
-      const principal = principalOf(req, res);
+      const principal = principalOf(res);
       if (message.method === 'notifications/cancelled' && message.id === undefined) {
         inFlight.get(keyOf(principal, message.params?.requestId))?.abort('cancelled');
         res.status(202).end();
