@@ -9,10 +9,10 @@
  * it lives as long as the session, so it is not waited for; closing the sessions ends it.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import { PROBE_PATHS } from './health.js';
 import { sendError } from './problem.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
 
-const ALWAYS_SERVED = new Set(['/healthz', '/readyz', '/metrics']);
 const RETRY_AFTER_SECONDS = 5;
 
 export type DrainPhase = 'serving' | 'not-ready' | 'refusing';
@@ -51,7 +51,7 @@ export function createDrainGate(): DrainGate {
   let onIdle: (() => void) | undefined;
 
   const middleware: RequestHandler = (req, res, next) => {
-    if (ALWAYS_SERVED.has(req.path)) return next();
+    if (PROBE_PATHS.has(req.path)) return next();
     if (phase === 'refusing') return refuse(req, res);
     if (isListeningStream(req)) return next();
     active.add(res);

@@ -9,6 +9,12 @@ export interface ReadinessProbe {
 
 const PING_TIMEOUT_MS = 2000;
 
+/**
+ * The probe endpoints (health, readiness, metrics scrapes): answered even while draining, and logged at
+ * debug when they succeed, since they arrive every few seconds and say nothing an operator reads.
+ */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
 export function healthRoutes(probe: ReadinessProbe): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {

@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
+import { PROBE_PATHS } from './health.js';
 import type { RequestLocals } from './locals.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
-const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * The MCP SDK gives tool handlers the request's headers (rebuilt from rawHeaders), not res.locals: writing
