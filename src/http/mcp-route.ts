@@ -13,7 +13,7 @@ import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from '@modelcontextproto
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { BearerVerifier } from '../auth/bearer.js';
 import { ALL_SCOPES } from '../auth/identity.js';
-import { isLoopbackHost, type Config } from '../config.js';
+import { isLoopbackHost, LOOPBACK_NAMES, type Config } from '../config.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
 import { checkRequestParams, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
@@ -30,7 +30,6 @@ import { sendJsonRpcError } from './send-json-rpc-error.js';
  * is the same Streamable HTTP and which the official conformance suite still sends on some requests.
  */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 export interface McpRouteOptions {
   mcp: Config['mcp'];
