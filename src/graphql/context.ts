@@ -23,7 +23,6 @@ export interface GraphQLContext {
   limits: AbuseLimits;
   /** The caller's address as this server trusts it (TRUST_PROXY); undefined for in-process callers. */
   clientAddress?: string;
-  /** Aborted when the caller cancels or its deadline passes; writes check it before committing. */
   /**
    * Aborted when the caller cancels (MCP cancellation, a /graphql client that disconnected) or, inside
    * execution, when the deadline passes; writes check it before committing.
