@@ -6,6 +6,7 @@
 import { GraphQLError, type ExecutionResult, type OperationTypeNode } from 'graphql';
 import type { PromiseOrValue } from 'graphql/jsutils/PromiseOrValue.js';
 import type { Classification } from '../errors.js';
+import { retryAfterSeconds } from '../limits/rate-limited.js';
 import { isTransientStoreError } from '../store/db-errors.js';
 import { CallCancelled, CircuitOpen, DeadlineExceeded, StoreOutage } from '../store/store-policy.js';
 import type { CommitPhase } from '../store/write-transaction.js';
@@ -79,11 +80,11 @@ export async function executeWithinPolicy(
   } catch (error) {
     if (error instanceof StoreOutage) return error.outcome as ExecutionResult;
     if (error instanceof CircuitOpen) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+      const seconds = retryAfterSeconds(error.retryAfterMs);
       return failure(
         'UNAVAILABLE',
-        `The movie database is unavailable; calls are paused. Try again in ${retryAfterSeconds} s`,
-        { retryAfterSeconds },
+        `The movie database is unavailable; calls are paused. Try again in ${seconds} s`,
+        { retryAfterSeconds: seconds },
       );
     }
     if (error instanceof DeadlineExceeded) {
