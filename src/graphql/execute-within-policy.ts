@@ -10,7 +10,7 @@ import { retryAfterSeconds } from '../limits/rate-limited.js';
 import { isTransientStoreError } from '../store/db-errors.js';
 import { CallCancelled, CircuitOpen, DeadlineExceeded, StoreOutage } from '../store/store-policy.js';
 import type { CommitPhase } from '../store/write-transaction.js';
-import type { GraphQLContext } from './context.js';
+import type { CallContext, GraphQLContext } from './context.js';
 import { createLoaders } from './loaders.js';
 
 function failure(
@@ -51,7 +51,7 @@ const hasOutage = (result: ExecutionResult) =>
   (result.errors ?? []).some((error) => isTransientStoreError(error.originalError));
 
 export async function executeWithinPolicy(
-  context: GraphQLContext,
+  context: CallContext,
   operation: OperationTypeNode | undefined,
   executeOnce: (context: GraphQLContext) => PromiseOrValue<ExecutionResult>,
 ): Promise<ExecutionResult> {
