@@ -15,7 +15,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
-import { linkSignals } from './abort.js';
+import { linkSignals } from './link-signals.js';
 import type { ToolRunner } from './call-tool.js';
 
 export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: '0.1.0' };
