@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { SessionRegistry } from '../../src/mcp/sessions.js';
 import { createMcpServer } from '../../src/mcp/mcp-server.js';
-import { INITIALIZE, MCP_HEADERS } from '../helpers/mcp.js';
+import { INITIALIZE, MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { openStream, raw } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -30,12 +30,6 @@ function list(server: TestServer, sessionId: string, from = '127.0.0.1') {
     body: LIST,
     localAddress: from,
   });
-}
-
-async function openSession(server: TestServer, from = '127.0.0.1', token?: string): Promise<string> {
-  const response = await initialize(server, from, token);
-  expect(response.status).toBe(200);
-  return response.headers['mcp-session-id'] as string;
 }
 
 describe.each(dialects)('MCP session caps (%s)', (dialect) => {
@@ -70,17 +64,17 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
       expect(statuses.filter((s) => s === 429).length).toBe(995);
       expect([...retryAfter]).toEqual(['60']);
       // Another anonymous address and a signed-in user are not affected by the flood.
-      await openSession(server, '127.0.0.3');
+      await openSession(server.url, { from: '127.0.0.3' });
       const { token } = await server.newUser();
-      await openSession(server, '127.0.0.2', token);
+      await openSession(server.url, { from: '127.0.0.2', token });
     });
 
     it('a signed-in user holds at most MCP_MAX_SESSIONS_PER_USER sessions, from any address; ending one frees its slot', async () => {
       const { token } = await server.newUser();
       const ids = [
-        await openSession(server, '127.0.0.4', token),
-        await openSession(server, '127.0.0.5', token),
-        await openSession(server, '127.0.0.6', token),
+        await openSession(server.url, { from: '127.0.0.4', token }),
+        await openSession(server.url, { from: '127.0.0.5', token }),
+        await openSession(server.url, { from: '127.0.0.6', token }),
       ];
       expect((await initialize(server, '127.0.0.7', token)).status).toBe(429);
       const ended = await raw(`${server.url}/mcp`, {
@@ -88,7 +82,7 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
         headers: { 'mcp-session-id': ids[0]!, authorization: `Bearer ${token}` },
       });
       expect(ended.status).toBe(200);
-      await openSession(server, '127.0.0.7', token);
+      await openSession(server.url, { from: '127.0.0.7', token });
     });
 
     it('initialize requests the transport refuses (wrong Accept) leave no slot behind', async () => {
@@ -101,7 +95,7 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
         });
         expect(refused.status).toBe(406);
       }
-      for (let i = 0; i < 5; i += 1) await openSession(server, '127.0.0.8');
+      for (let i = 0; i < 5; i += 1) await openSession(server.url, { from: '127.0.0.8' });
       expect((await initialize(server, '127.0.0.8')).status).toBe(429);
     });
   });
@@ -117,14 +111,14 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
 
     it('the least recently used idle session is evicted for a newcomer; with every session busy it is 503 + Retry-After', async () => {
       const [a, b, c, d] = [
-        await openSession(server, '127.0.1.1'),
-        await openSession(server, '127.0.1.2'),
-        await openSession(server, '127.0.1.3'),
-        await openSession(server, '127.0.1.4'),
+        await openSession(server.url, { from: '127.0.1.1' }),
+        await openSession(server.url, { from: '127.0.1.2' }),
+        await openSession(server.url, { from: '127.0.1.3' }),
+        await openSession(server.url, { from: '127.0.1.4' }),
       ];
       // a is used again, so b is now the least recently used.
       expect((await list(server, a!, '127.0.1.1')).status).toBe(200);
-      const e = await openSession(server, '127.0.1.5');
+      const e = await openSession(server.url, { from: '127.0.1.5' });
       expect((await list(server, b!, '127.0.1.2')).status).toBe(404);
       for (const id of [a!, c!, d!, e]) expect((await list(server, id)).status).toBe(200);
 
