@@ -260,9 +260,9 @@ export function mcpRoutes(options: McpRouteOptions): Router {
 }
 
 type SubjectOf = (res: Response) => string | null;
-type PrincipalOf = (res: Response) => string;
+type PrincipalFor = (res: Response) => string;
 
-function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalOf: PrincipalOf) {
+function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalFor: PrincipalFor) {
   const { sessions } = options;
   const busyUntilClosed = (res: Response) => (listener: () => void) => res.once('close', listener);
 
@@ -286,7 +286,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
         );
       }
       const owner = subjectOf(res);
-      const refusal = await sessions.open(principalOf(res), async (commit) => {
+      const refusal = await sessions.open(principalFor(res), async (commit) => {
         const server = createMcpServer(options.server);
         const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
@@ -359,7 +359,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
  * choose for another (behind a proxy, as far as TRUST_PROXY lets Express trust X-Forwarded-For).
  * Anonymous clients sharing one address (NAT) still share a namespace: they are one principal to us.
  */
-function statelessPost(options: McpRouteOptions, principalOf: PrincipalOf): RequestHandler {
+function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): RequestHandler {
   const inFlight = new Map<string, AbortController>();
   const keyOf = (principal: string, id: unknown) => `${principal}\u0000${typeof id}:${String(id)}`;
 
@@ -370,7 +370,7 @@ function statelessPost(options: McpRouteOptions, principalOf: PrincipalOf): Requ
         id?: unknown;
         params?: { requestId?: unknown };
       };
-      const principal = principalOf(res);
+      const principal = principalFor(res);
       if (message.method === 'notifications/cancelled' && message.id === undefined) {
         inFlight.get(keyOf(principal, message.params?.requestId))?.abort('cancelled');
         res.status(202).end();
