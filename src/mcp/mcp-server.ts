@@ -39,7 +39,7 @@ export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
 }
 
 /** The client address our HTTP layer put beside the identity (rate limits count anonymous calls by it). */
-export function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
+function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
   const address = authInfo?.extra?.clientAddress;
   return typeof address === 'string' ? address : undefined;
 }
