@@ -18,7 +18,7 @@ import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.j
 import { checkRequestParams, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
-import { carryClientAddress } from './carry-client-address.js';
+import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { localsOf } from './locals.js';
@@ -244,7 +244,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   };
 
   router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
-  router.all('/mcp', carryClientAddress);
+  router.all('/mcp', carryRequestLocals);
   const body = readBody(options.bodyLimitBytes);
   const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
   if (mcp.mode === 'sessions') {

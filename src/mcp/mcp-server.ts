@@ -44,6 +44,11 @@ function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
   return typeof address === 'string' ? address : undefined;
 }
 
+/** The HTTP request's logger our HTTP layer put beside the identity: bound to its requestId. */
+function requestLoggerOf(authInfo: AuthInfo | undefined): Logger | undefined {
+  return authInfo?.extra?.logger as Logger | undefined;
+}
+
 export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): Server {
   const byName = new Map(deps.operations.map((op) => [op.toolName, op]));
   const tools: Tool[] = deps.operations.map((op) => op.tool);
@@ -68,8 +73,6 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
     }
     const progressToken = request.params._meta?.progressToken;
     const requestId = String(extra.requestId);
-    // The HTTP request's id (set by our request-context middleware), so audit lines join the access line.
-    const httpRequestId = extra.requestInfo?.headers['x-request-id'];
     // In stateless mode a cancellation arrives on a request of its own, through requestSignal.
     const cancellation = linkSignals(extra.signal, ...(requestSignal ? [requestSignal] : []));
     const { outcome: _outcome, ...result } = await deps
@@ -80,8 +83,8 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
         clientAddress: clientAddressOf(extra.authInfo),
         signal: cancellation.signal,
         requestId,
-        logger: deps.logger.child({
-          requestId: typeof httpRequestId === 'string' ? httpRequestId : undefined,
+        // The HTTP request's logger carries its requestId, so audit lines join the access line.
+        logger: (requestLoggerOf(extra.authInfo) ?? deps.logger).child({
           mcpRequestId: requestId,
           sessionId: extra.sessionId,
         }),
