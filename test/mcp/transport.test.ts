@@ -1,24 +1,7 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient, openSession } from '../helpers/mcp.js';
+import { raw } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-/** Raw HTTP with a chosen Host header (fetch does not let a caller set Host). */
-function rawPost(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${url}/mcp`, {
@@ -166,11 +149,11 @@ describe('the /mcp transport in session mode', () => {
     // Same origin passes the guard and reaches the session check (400: no session), not 403.
     const sameOrigin = await post(server.url, LIST, { origin: server.url });
     expect(sameOrigin.status).toBe(400);
-    const host = await rawPost(
-      `${server.url}/mcp`,
-      { ...MCP_HEADERS, host: 'evil.example:80' },
-      JSON.stringify(INITIALIZE),
-    );
+    const host = await raw(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, host: 'evil.example:80' },
+      body: JSON.stringify(INITIALIZE),
+    });
     expect(host.status).toBe(403);
     expect(JSON.parse(host.body)).toMatchObject({ error: { code: -32000 } });
   });
