@@ -15,10 +15,12 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
+import { packageInfo } from '../package-info.js';
 import { linkSignals } from './link-signals.js';
 import type { ToolRunner } from './call-tool.js';
 
-export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: '0.1.0' };
+/** Read once at start-up: the version clients see is package.json's, as `moviedb-mcp --version` prints. */
+export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: packageInfo().version };
 
 const INSTRUCTIONS =
   'Movie catalogue tools. Read isError first, then structuredContent.data and structuredContent.errors. ' +
