@@ -90,7 +90,7 @@ export async function executeWithinPolicy(
     if (error instanceof DeadlineExceeded) {
       return deadlineFailure(timeoutMs, operation === 'mutation', context.execution.commit);
     }
-    if (error instanceof CallCancelled) return failure('BAD_REQUEST', 'The call was cancelled by the client');
+    if (error instanceof CallCancelled) return failure('BAD_REQUEST', error.message);
     throw error;
   }
 }
