@@ -260,25 +260,34 @@ function parseTrustProxy(value: string): Config['trustProxy'] | string {
   return entries;
 }
 
+/** The loopback names /mcp accepts as Host (and, on a loopback bind, as Origin) without an allowlist. */
+export const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
 /** Names and addresses that only this machine can reach: binding them needs no Host allowlist. */
 export function isLoopbackHost(host: string): boolean {
   const name = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
+/** A host as it is written in a URL: an IPv6 address goes in brackets (RFC 3986 section 3.2.2). */
+export function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** A postgres:// URL from parts; user, password and name are percent-encoded, so `@`, `/`, `:` or `#` are safe. */
-function databaseUrlFromParts(e: {
-  DATABASE_HOST?: string;
-  DATABASE_PORT: number;
-  DATABASE_USER: string;
-  DATABASE_PASSWORD?: string;
-  DATABASE_NAME: string;
-}): string {
-  const host = e.DATABASE_HOST?.includes(':') ? `[${e.DATABASE_HOST}]` : e.DATABASE_HOST;
+function databaseUrlFromParts(
+  host: string,
+  e: {
+    DATABASE_PORT: number;
+    DATABASE_USER: string;
+    DATABASE_PASSWORD?: string;
+    DATABASE_NAME: string;
+  },
+): string {
   const auth =
     encodeURIComponent(e.DATABASE_USER) +
     (e.DATABASE_PASSWORD === undefined ? '' : `:${encodeURIComponent(e.DATABASE_PASSWORD)}`);
-  return `postgres://${auth}@${host}:${e.DATABASE_PORT}/${encodeURIComponent(e.DATABASE_NAME)}`;
+  return `postgres://${auth}@${urlHost(host)}:${e.DATABASE_PORT}/${encodeURIComponent(e.DATABASE_NAME)}`;
 }
 
 export class ConfigError extends Error {
@@ -327,7 +336,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     dataDir: e.DATA_DIR,
     database: {
-      url: e.DATABASE_URL ?? (e.DATABASE_HOST ? databaseUrlFromParts(e) : undefined),
+      url: e.DATABASE_URL ?? (e.DATABASE_HOST ? databaseUrlFromParts(e.DATABASE_HOST, e) : undefined),
       schema: e.DATABASE_SCHEMA,
       poolSize: e.DATABASE_POOL_SIZE,
     },

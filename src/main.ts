@@ -5,7 +5,7 @@ import { EXIT } from './cli/exit-codes.js';
 import { HELP } from './cli/help.js';
 import { loadEnvFile } from './cli/load-env-file.js';
 import { migrate } from './cli/migrate.js';
-import { packageInfo } from './cli/package-info.js';
+import { packageInfo } from './package-info.js';
 import { serve } from './cli/serve.js';
 import { token } from './cli/token.js';
 

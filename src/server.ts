@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { Config } from './config.js';
+import { urlHost, type Config } from './config.js';
 import { createApp } from './app.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
@@ -141,8 +141,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  const url = `http://${urlHost(config.host)}:${port}`;
   logger.info({ url, port, host: config.host, database: handle.dialect }, 'listening');
 
   let closing: Promise<void> | undefined;

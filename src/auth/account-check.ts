@@ -9,6 +9,7 @@
  * then reach nothing but public data, and every resolver that acts for the viewer loads the account by id
  * and refuses with UNAUTHORIZED when it is gone, so availability of the bearer check follows the store's.
  */
+import { TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
 import type { RoleName } from '../store/tables.js';
 import type { BearerVerifier } from './bearer.js';
 import { InvalidTokenError } from './tokens.js';
@@ -22,7 +23,6 @@ export interface AccountCheckOptions {
   onUnavailable?: (error: unknown) => void;
 }
 
-const TIMED_OUT = Symbol('timed out');
 /** During an outage every request would report the same thing: say it once per interval. */
 const REPORT_INTERVAL_MS = 10_000;
 
@@ -34,27 +34,22 @@ export function withAccountCheck(verifier: BearerVerifier, options: AccountCheck
     lastReport = now;
     options.onUnavailable?.(error);
   };
+  // abortOnReturn off: nothing is left to abandon once the lookup answered, and aborting would build an
+  // AbortError per request.
+  const lookupDeadline = timeout(options.timeoutMs, {
+    strategy: TimeoutStrategy.Aggressive,
+    abortOnReturn: false,
+  });
   return {
     async verify(token) {
       const identity = await verifier.verify(token);
       if (identity.userId === null) return identity;
-      let timer: NodeJS.Timeout | undefined;
-      let account: { role: RoleName } | undefined | typeof TIMED_OUT;
+      const { userId } = identity;
+      let account: { role: RoleName } | undefined;
       try {
-        account = await Promise.race([
-          options.findAccount(identity.userId),
-          new Promise<typeof TIMED_OUT>((resolve) => {
-            timer = setTimeout(() => resolve(TIMED_OUT), options.timeoutMs);
-          }),
-        ]);
+        account = await lookupDeadline.execute(() => options.findAccount(userId));
       } catch (error) {
-        unavailable(error);
-        return identity;
-      } finally {
-        clearTimeout(timer);
-      }
-      if (account === TIMED_OUT) {
-        unavailable(new Error('account lookup timed out'));
+        unavailable(error instanceof TaskCancelledError ? new Error('account lookup timed out') : error);
         return identity;
       }
       if (!account) throw new InvalidTokenError('The account this token was issued for no longer exists');

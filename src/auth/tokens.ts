@@ -37,7 +37,7 @@ const ACCOUNT_ID = /^[1-9][0-9]{0,9}$/;
 const MAX_ACCOUNT_ID = 2_147_483_647;
 
 /** The account id a `sub` claim names, or undefined when it is not one (a number, empty, a username…). */
-export function accountIdOf(sub: unknown): number | undefined {
+function accountIdOf(sub: unknown): number | undefined {
   if (typeof sub !== 'string' || !ACCOUNT_ID.test(sub)) return undefined;
   const id = Number(sub);
   return id <= MAX_ACCOUNT_ID ? id : undefined;

@@ -1,20 +1,13 @@
 /** The start-up banner for a person at a terminal: where everything is, in a few lines. */
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { urlHost, type Config } from '../config.js';
 import { describeDatabase } from './describe-failure.js';
 
 /** A URL a browser on this machine can open: a wildcard bind is reached through loopback. */
 export function browsableBaseUrl(config: Pick<Config, 'host' | 'mcp'>, port: number): string {
   if (config.mcp.publicUrl) return config.mcp.publicUrl;
-  const host =
-    config.host === '0.0.0.0'
-      ? '127.0.0.1'
-      : config.host === '::'
-        ? '[::1]'
-        : config.host.includes(':')
-          ? `[${config.host}]`
-          : config.host;
-  return `http://${host}:${port}`;
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return `http://${urlHost(host)}:${port}`;
 }
 
 export function formatBanner(config: Config, port: number, version: string): string {

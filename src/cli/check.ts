@@ -11,7 +11,7 @@ import { describeDatabase, describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
 
 /** About four characters of English or JSON per token for current tokenizers: an estimate, not a count. */
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 export async function check(): Promise<number> {
   let config: Config | undefined;

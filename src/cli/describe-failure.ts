@@ -6,6 +6,7 @@
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import { OperationCatalogueError } from '../operations/load-operations.js';
+import { codeOf } from '../store/db-errors.js';
 import { EXIT } from './exit-codes.js';
 
 export interface Failure {
@@ -36,11 +37,6 @@ function causes(error: unknown): unknown[] {
     e = (e as { cause?: unknown }).cause;
   }
   return chain;
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /** Where the database is, without the password. */

@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from '../server.js';
 import { formatBanner } from './banner.js';
 import { describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
-import { packageInfo } from './package-info.js';
+import { packageInfo } from '../package-info.js';
 
 /** Resolves with the exit code once the server has drained (or failed to start). */
 export async function serve(): Promise<number> {

@@ -6,10 +6,10 @@
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { rateLimited } from '../limits/rate-limited.js';
-import type { GraphQLContext } from './context.js';
+import type { CallContext } from './context.js';
 
-export async function admitOperation(context: GraphQLContext): Promise<ExecutionResult | undefined> {
-  let decision: Awaited<ReturnType<GraphQLContext['limits']['admitOperation']>>;
+export async function admitOperation(context: CallContext): Promise<ExecutionResult | undefined> {
+  let decision: Awaited<ReturnType<CallContext['limits']['admitOperation']>>;
   try {
     decision = await context.limits.admitOperation(context);
   } catch (error) {

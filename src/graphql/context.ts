@@ -1,4 +1,4 @@
-/** What every resolver receives: the verified caller, the store, per-request loaders and a logger. */
+/** What every resolver receives: the verified caller, the store, per-attempt loaders and a logger. */
 import { createHash } from 'node:crypto';
 import { EXTERNAL_SUBJECT_PREFIX, type Identity } from '../auth/identity.js';
 import { isUniqueViolation } from '../store/db-errors.js';
@@ -9,13 +9,14 @@ import type { Store } from '../store/index.js';
 import { unauthorized } from '../errors.js';
 import type { User } from '../store/tables.js';
 import { writeTransaction, type CommitPhase } from '../store/write-transaction.js';
-import { createLoaders, type Loaders } from './loaders.js';
+import type { Loaders } from './loaders.js';
 
 export interface GraphQLContext {
   /** The verified caller; null when anonymous. Never the raw token. */
   viewer: Identity | null;
   store: Store;
   tokens: TokenService;
+  /** Fresh for each execution attempt, tied to its signal (see executeWithinPolicy). */
   loaders: Loaders;
   logger: Logger;
   requestId: string;
@@ -23,7 +24,6 @@ export interface GraphQLContext {
   limits: AbuseLimits;
   /** The caller's address as this server trusts it (TRUST_PROXY); undefined for in-process callers. */
   clientAddress?: string;
-  /** Aborted when the caller cancels or its deadline passes; writes check it before committing. */
   /**
    * Aborted when the caller cancels (MCP cancellation, a /graphql client that disconnected) or, inside
    * execution, when the deadline passes; writes check it before committing.
@@ -50,19 +50,20 @@ export interface ContextDependencies {
   limits: AbuseLimits;
 }
 
+/**
+ * What a caller (/graphql, a tool call) hands the executor: everything but the loaders, which the
+ * executor creates per attempt with the signal that also aborts at the deadline.
+ */
+export type CallContext = Omit<GraphQLContext, 'loaders'>;
+
 export function createContext(
   deps: ContextDependencies,
   request: Pick<
-    GraphQLContext,
+    CallContext,
     'viewer' | 'logger' | 'requestId' | 'signal' | 'timeoutMs' | 'reportProgress' | 'clientAddress'
   >,
-): GraphQLContext {
-  return {
-    ...deps,
-    ...request,
-    loaders: createLoaders(deps.store),
-    execution: { attempts: 0, commit: 'none' },
-  };
+): CallContext {
+  return { ...deps, ...request, execution: { attempts: 0, commit: 'none' } };
 }
 
 /**

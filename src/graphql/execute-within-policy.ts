@@ -6,10 +6,11 @@
 import { GraphQLError, type ExecutionResult, type OperationTypeNode } from 'graphql';
 import type { PromiseOrValue } from 'graphql/jsutils/PromiseOrValue.js';
 import type { Classification } from '../errors.js';
+import { retryAfterSeconds } from '../limits/rate-limited.js';
 import { isTransientStoreError } from '../store/db-errors.js';
 import { CallCancelled, CircuitOpen, DeadlineExceeded, StoreOutage } from '../store/store-policy.js';
 import type { CommitPhase } from '../store/write-transaction.js';
-import type { GraphQLContext } from './context.js';
+import type { CallContext, GraphQLContext } from './context.js';
 import { createLoaders } from './loaders.js';
 
 function failure(
@@ -50,7 +51,7 @@ const hasOutage = (result: ExecutionResult) =>
   (result.errors ?? []).some((error) => isTransientStoreError(error.originalError));
 
 export async function executeWithinPolicy(
-  context: GraphQLContext,
+  context: CallContext,
   operation: OperationTypeNode | undefined,
   executeOnce: (context: GraphQLContext) => PromiseOrValue<ExecutionResult>,
 ): Promise<ExecutionResult> {
@@ -79,17 +80,17 @@ export async function executeWithinPolicy(
   } catch (error) {
     if (error instanceof StoreOutage) return error.outcome as ExecutionResult;
     if (error instanceof CircuitOpen) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+      const seconds = retryAfterSeconds(error.retryAfterMs);
       return failure(
         'UNAVAILABLE',
-        `The movie database is unavailable; calls are paused. Try again in ${retryAfterSeconds} s`,
-        { retryAfterSeconds },
+        `The movie database is unavailable; calls are paused. Try again in ${seconds} s`,
+        { retryAfterSeconds: seconds },
       );
     }
     if (error instanceof DeadlineExceeded) {
       return deadlineFailure(timeoutMs, operation === 'mutation', context.execution.commit);
     }
-    if (error instanceof CallCancelled) return failure('BAD_REQUEST', 'The call was cancelled by the client');
+    if (error instanceof CallCancelled) return failure('BAD_REQUEST', error.message);
     throw error;
   }
 }

@@ -19,7 +19,7 @@ import {
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { admitOperation } from './admit-operation.js';
-import type { GraphQLContext } from './context.js';
+import type { CallContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
 import { executeWithinPolicy } from './execute-within-policy.js';
 import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
@@ -81,7 +81,7 @@ export interface RunRequest {
   document: DocumentNode;
   operationName?: string | null;
   variables?: Record<string, unknown> | null;
-  context: GraphQLContext;
+  context: CallContext;
 }
 
 export interface Executor {
@@ -146,7 +146,7 @@ export function createExecutor(
   }
 
   async function execute(args: ExecutionArgs): Promise<ExecutionResult> {
-    const context = args.contextValue as GraphQLContext;
+    const context = args.contextValue as CallContext;
     const refused = await admitOperation(context);
     if (refused) return refused;
     const operation = getOperationAST(args.document, args.operationName)?.operation;

@@ -46,8 +46,8 @@ import {
  * stops it), and each operation is validated against the whole document. No real client document comes
  * near these.
  */
-export const MAX_SELECTIONS_PER_SET = 100;
-export const MAX_DEFINITIONS = 100;
+const MAX_SELECTIONS_PER_SET = 100;
+const MAX_DEFINITIONS = 100;
 
 /** One linear walk over the AST; the first bound broken is reported. */
 export function checkDocumentSize(document: DocumentNode): GraphQLError[] {

@@ -9,9 +9,10 @@
  * it lives as long as the session, so it is not waited for; closing the sessions ends it.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import { PROBE_PATHS } from './health.js';
 import { sendError } from './problem.js';
+import { sendJsonRpcError } from './send-json-rpc-error.js';
 
-const ALWAYS_SERVED = new Set(['/healthz', '/readyz', '/metrics']);
 const RETRY_AFTER_SECONDS = 5;
 
 export type DrainPhase = 'serving' | 'not-ready' | 'refusing';
@@ -37,16 +38,9 @@ function refuse(req: Request, res: Response): void {
   res.setHeader('Connection', 'close');
   const message = 'The server is shutting down; retry the request (another instance will take it)';
   if (req.path === '/mcp') {
-    res.status(503).json({
-      jsonrpc: '2.0',
-      id: null,
-      error: {
-        code: -32000,
-        message: `Service Unavailable: ${message}`,
-        data: { classification: 'UNAVAILABLE', retryAfterSeconds: RETRY_AFTER_SECONDS },
-      },
+    return sendJsonRpcError(res, 503, -32000, `Service Unavailable: ${message}`, {
+      data: { classification: 'UNAVAILABLE', retryAfterSeconds: RETRY_AFTER_SECONDS },
     });
-    return;
   }
   sendError(res, 503, 'UNAVAILABLE', message, { retryAfterSeconds: RETRY_AFTER_SECONDS });
 }
@@ -57,7 +51,7 @@ export function createDrainGate(): DrainGate {
   let onIdle: (() => void) | undefined;
 
   const middleware: RequestHandler = (req, res, next) => {
-    if (ALWAYS_SERVED.has(req.path)) return next();
+    if (PROBE_PATHS.has(req.path)) return next();
     if (phase === 'refusing') return refuse(req, res);
     if (isListeningStream(req)) return next();
     active.add(res);

@@ -76,7 +76,7 @@ export function graphqlRoute(
     },
     context: (req) => {
       const { viewer, logger, requestId, clientAddress } = localsOf(req.context.res);
-      // GraphQLContext is an interface without an index signature; graphql-http only passes it through.
+      // CallContext is a type without an index signature; graphql-http only passes it through.
       const signal = disconnectSignal(req.context.res);
       return createContext(deps, {
         viewer,

@@ -12,6 +12,7 @@ import { ALL_SCOPES } from '../auth/identity.js';
 import { missingScopes } from '../graphql/auth-directives.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
 import { localsOf } from './locals.js';
+import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 export function insufficientScope(
   operations: readonly CuratedOperation[],
@@ -29,17 +30,14 @@ export function insufficientScope(
     // for this tool does not lose the scopes other tools need.
     const wanted = ALL_SCOPES.filter((scope) => required.includes(scope) || viewer.scopes.includes(scope));
     const description = `This token lacks the scope ${missing.join(', ')} needed by ${message.params.name}`;
-    res
-      .status(403)
-      .set(
-        'WWW-Authenticate',
-        `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", ` +
+    sendJsonRpcError(res, 403, -32001, `Forbidden: ${description}`, {
+      headers: {
+        'WWW-Authenticate':
+          `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", ` +
           `resource_metadata="${resourceMetadataUrl(req)}", error_description="${description}"`,
-      )
-      .json({
-        jsonrpc: '2.0',
-        id: message.id ?? null,
-        error: { code: -32001, message: `Forbidden: ${description}`, data: { requiredScopes: missing } },
-      });
+      },
+      data: { requiredScopes: missing },
+      id: message.id ?? null,
+    });
   };
 }

@@ -14,7 +14,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { BearerVerifier } from '../auth/bearer.js';
 import { ALL_SCOPES } from '../auth/identity.js';
-import { isLoopbackHost, type Config } from '../config.js';
+import { isLoopbackHost, LOOPBACK_NAMES, type Config } from '../config.js';
 import {
   createMcpServer,
   LEGACY_PROTOCOL_VERSIONS,
@@ -24,12 +24,13 @@ import {
 import { checkRequestParams, hasEnvelopeClaim, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
-import { carryClientAddress } from './carry-client-address.js';
+import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
 import { routeByEra } from './route-by-era.js';
+import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 /**
  * The revisions this server speaks: 2026-07-28 (no sessions), 2025-11-25 and 2025-06-18 (SPEC), plus
@@ -37,7 +38,6 @@ import { routeByEra } from './route-by-era.js';
  * sends on some requests.
  */
 export const SUPPORTED_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS];
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 export interface McpRouteOptions {
   mcp: Config['mcp'];
@@ -47,21 +47,6 @@ export interface McpRouteOptions {
   server: McpServerDependencies;
   sessions: SessionRegistry;
   oauthIssuer?: string;
-}
-
-function sendJsonRpcError(
-  res: Response,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  data?: Record<string, unknown>,
-): void {
-  if (res.headersSent) return;
-  res
-    .status(status)
-    .set(headers)
-    .json({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } });
 }
 
 function hostnameOf(hostHeader: string): string {
@@ -136,7 +121,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     const allowed = mcp.mode === 'sessions' ? ['GET', 'POST', 'DELETE'] : ['POST'];
     if (!allowed.includes(req.method)) {
       return sendJsonRpcError(res, 405, -32000, `Method ${req.method} is not allowed on /mcp`, {
-        Allow: allowed.join(', '),
+        headers: { Allow: allowed.join(', ') },
       });
     }
     next();
@@ -174,17 +159,15 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     }
     if (outcome.kind === 'absent') {
       if (mcp.auth === 'required')
-        return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', challenge(''));
+        return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', {
+          headers: challenge(''),
+        });
       return next();
     }
     if (outcome.kind === 'invalid') {
-      return sendJsonRpcError(
-        res,
-        401,
-        -32001,
-        `Unauthorized: ${outcome.reason}`,
-        challenge('error="invalid_token", '),
-      );
+      return sendJsonRpcError(res, 401, -32001, `Unauthorized: ${outcome.reason}`, {
+        headers: challenge('error="invalid_token", '),
+      });
     }
     const { identity } = outcome;
     localsOf(res).viewer = identity;
@@ -240,10 +223,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
       const problem = checkRequestParams(message, mcp.maxArgumentDepth);
       // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
-      if (problem) {
-        res.status(200).json({ jsonrpc: '2.0', id, error: { code: -32602, message: problem } });
-        return;
-      }
+      if (problem) return sendJsonRpcError(res, 200, -32602, problem, { id });
     }
     // Anything else nested that deep (a response's result, a notification's params) would overflow the
     // SDK's parser, whose error names the overflow.
@@ -265,8 +245,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   };
 
   const subjectOf = (res: Response) => localsOf(res).viewer?.subject ?? null;
-  // req.ip follows Express's `trust proxy` setting, so behind a trusted proxy it is the real client.
-  const principal = (req: Request, res: Response) => principalOf(subjectOf(res), req.ip);
+  const principal = (res: Response) => principalOf(subjectOf(res), localsOf(res).clientAddress);
 
   const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
     const type = (error as { type?: string }).type;
@@ -281,7 +260,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   };
 
   router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
-  router.all('/mcp', carryClientAddress);
+  router.all('/mcp', carryRequestLocals);
   const body = readBody(options.bodyLimitBytes);
   const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
   if (mcp.mode === 'sessions') {
@@ -303,9 +282,9 @@ export function mcpRoutes(options: McpRouteOptions): Router {
 }
 
 type SubjectOf = (res: Response) => string | null;
-type PrincipalOf = (req: Request, res: Response) => string;
+type PrincipalFor = (res: Response) => string;
 
-function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalOf: PrincipalOf) {
+function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalFor: PrincipalFor) {
   const { sessions } = options;
   const busyUntilClosed = (res: Response) => (listener: () => void) => res.once('close', listener);
 
@@ -329,7 +308,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
         );
       }
       const owner = subjectOf(res);
-      const refusal = await sessions.open(principalOf(req, res), async (commit) => {
+      const refusal = await sessions.open(principalFor(res), async (commit) => {
         const server = createMcpServer(options.server);
         const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
@@ -353,8 +332,10 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
           429,
           -32000,
           'Too Many Requests: this client holds as many sessions as it may, each with a request in flight; end one with DELETE or reuse it',
-          { 'Retry-After': '10' },
-          { classification: 'RATE_LIMITED', retryAfterSeconds: 10 },
+          {
+            headers: { 'Retry-After': '10' },
+            data: { classification: 'RATE_LIMITED', retryAfterSeconds: 10 },
+          },
         );
       }
       if (refusal === 'full') {
@@ -363,8 +344,10 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
           503,
           -32000,
           'Service Unavailable: too many sessions are busy; try again later',
-          { 'Retry-After': '30' },
-          { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
+          {
+            headers: { 'Retry-After': '30' },
+            data: { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
+          },
         );
       }
     } catch (error) {
@@ -398,7 +381,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
  * choose for another (behind a proxy, as far as TRUST_PROXY lets Express trust X-Forwarded-For).
  * Anonymous clients sharing one address (NAT) still share a namespace: they are one principal to us.
  */
-function statelessPost(options: McpRouteOptions, principalOf: PrincipalOf): RequestHandler {
+function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): RequestHandler {
   const inFlight = new Map<string, AbortController>();
   const keyOf = (principal: string, id: unknown) => `${principal}\u0000${typeof id}:${String(id)}`;
 
@@ -409,7 +392,7 @@ function statelessPost(options: McpRouteOptions, principalOf: PrincipalOf): Requ
         id?: unknown;
         params?: { requestId?: unknown };
       };
-      const principal = principalOf(req, res);
+      const principal = principalFor(res);
       if (message.method === 'notifications/cancelled' && message.id === undefined) {
         inFlight.get(keyOf(principal, message.params?.requestId))?.abort('cancelled');
         res.status(202).end();

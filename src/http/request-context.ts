@@ -4,25 +4,12 @@
  * seconds and say nothing an operator reads; a failing one stays at info.
  */
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
+import { PROBE_PATHS } from './health.js';
 import type { RequestLocals } from './locals.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
-const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
-/**
- * The MCP SDK gives tool handlers the request's headers (rebuilt from rawHeaders), not res.locals: writing
- * the id into both is how MCP audit lines carry the same requestId as the access line.
- */
-function setRequestHeader(req: Request, name: string, value: string): void {
-  req.headers[name] = value;
-  const raw = req.rawHeaders;
-  for (let i = raw.length - 2; i >= 0; i -= 2) {
-    if (raw[i]?.toLowerCase() === name) raw.splice(i, 2);
-  }
-  raw.push(name, value);
-}
 
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -38,7 +25,6 @@ export function requestContext(logger: Logger): RequestHandler {
     };
     Object.assign(res.locals, locals);
     res.setHeader('x-request-id', requestId);
-    if (incoming !== requestId) setRequestHeader(req, 'x-request-id', requestId);
     res.on('finish', () => {
       const quiet = PROBE_PATHS.has(req.path) && res.statusCode < 400;
       locals.logger[quiet ? 'debug' : 'info'](

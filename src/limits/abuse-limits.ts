@@ -41,7 +41,7 @@ export interface AbuseLimits {
 const ADMIT = { allowed: true, retryAfterMs: 0 };
 
 /** Every check admits: RATE_LIMITS=off (benchmarks, a trusted deployment behind its own limiter). */
-export const NO_LIMITS: AbuseLimits = {
+const NO_LIMITS: AbuseLimits = {
   admitOperation: async () => ({ ...ADMIT, limit: Infinity, windowSeconds: 0 }),
   startLogin: async () => ({ succeeded: async () => undefined, abandoned: async () => undefined }),
   startRegistration: async () => undefined,

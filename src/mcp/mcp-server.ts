@@ -20,10 +20,12 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
-import { linkSignals } from './abort.js';
+import { packageInfo } from '../package-info.js';
+import { linkSignals } from './link-signals.js';
 import type { ToolRunner } from './call-tool.js';
 
-export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: '0.1.0' };
+/** Read once at start-up: the version clients see is package.json's, as `moviedb-mcp --version` prints. */
+export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: packageInfo().version };
 
 /** The 2025-era revisions a session or a stateless 2025 call may negotiate (SPEC section 6). */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
@@ -62,9 +64,14 @@ export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
 }
 
 /** The client address our HTTP layer put beside the identity (rate limits count anonymous calls by it). */
-export function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
+function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
   const address = authInfo?.extra?.clientAddress;
   return typeof address === 'string' ? address : undefined;
+}
+
+/** The HTTP request's logger our HTTP layer put beside the identity: bound to its requestId. */
+function requestLoggerOf(authInfo: AuthInfo | undefined): Logger | undefined {
+  return authInfo?.extra?.logger as Logger | undefined;
 }
 
 /** Computed once per operations list: the tools/list answer and the lookup by name. */
@@ -115,8 +122,6 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
     const progressToken = request.params._meta?.progressToken;
     const requestId = String(ctx.mcpReq.id);
     const authInfo = ctx.http?.authInfo;
-    // The HTTP request's id (set by our request-context middleware), so audit lines join the access line.
-    const httpRequestId = ctx.http?.req?.headers.get('x-request-id') ?? undefined;
     // A 2025 stateless cancellation arrives on a request of its own, through requestSignal; a 2026
     // client cancels by closing its request, which aborts ctx.mcpReq.signal.
     const cancellation = linkSignals(ctx.mcpReq.signal, ...(requestSignal ? [requestSignal] : []));
@@ -128,8 +133,8 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
         clientAddress: clientAddressOf(authInfo),
         signal: cancellation.signal,
         requestId,
-        logger: deps.logger.child({
-          requestId: httpRequestId,
+        // The HTTP request's logger carries its requestId, so audit lines join the access line.
+        logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
           mcpRequestId: requestId,
           sessionId: ctx.sessionId,
         }),

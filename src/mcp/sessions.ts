@@ -40,8 +40,8 @@ export interface SessionRegistryOptions {
 export type Refusal = 'principal-cap' | 'full';
 
 /** The principal a session or a stateless call counts against. */
-export function principalOf(subject: string | null, clientAddress: string | undefined): string {
-  return subject !== null ? `user:${subject}` : `address:${clientAddress ?? 'unknown'}`;
+export function principalOf(subject: string | null, clientAddress: string): string {
+  return subject !== null ? `user:${subject}` : `address:${clientAddress}`;
 }
 
 export class SessionRegistry {

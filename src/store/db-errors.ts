@@ -1,6 +1,7 @@
 /** Recognises database errors by their driver codes, so callers never parse messages. */
 
-function codeOf(error: unknown): string | undefined {
+/** The driver's (or Node's) error code, when the error carries a string one. */
+export function codeOf(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
     const code = (error as { code: unknown }).code;
     return typeof code === 'string' ? code : undefined;

@@ -8,14 +8,8 @@ import { createWatchlist } from './watchlist.js';
 
 export type StoreOptions = Omit<StorePolicyOptions, 'ping'>;
 
-const DEFAULT_STORE_OPTIONS: StoreOptions = {
-  defaultTimeoutMs: 10_000,
-  failureThreshold: 5,
-  probeIntervalMs: 500,
-  readRetries: 2,
-};
-
-export function createStore(database: DatabaseHandle, options: StoreOptions = DEFAULT_STORE_OPTIONS) {
+/** `options` come from the settings (GRAPHQL_TIMEOUT_MS, STORE_*), whose defaults live in config.ts. */
+export function createStore(database: DatabaseHandle, options: StoreOptions) {
   const policy = createStorePolicy({ ...options, ping: () => database.ping() });
   const handle: DatabaseHandle = {
     ...database,

@@ -2,6 +2,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+import { raw } from './raw-http.js';
 
 export async function connectClient(baseUrl: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'moviedb-mcp-tests', version: '1.0.0' });
@@ -48,3 +50,21 @@ export const INITIALIZE = {
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
+
+/**
+ * Opens a session with a raw `initialize` (no client library), from `from` (a loopback address, so each
+ * test can be its own client address), and returns its id; the answer must be a 200.
+ */
+export async function openSession(
+  url: string,
+  options: { token?: string; from?: string } = {},
+): Promise<string> {
+  const response = await raw(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+    body: JSON.stringify(INITIALIZE),
+    localAddress: options.from ?? '127.0.0.1',
+  });
+  expect(response.status).toBe(200);
+  return response.headers['mcp-session-id'] as string;
+}

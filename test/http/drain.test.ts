@@ -14,7 +14,7 @@ import pg from 'pg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
-import { INITIALIZE, MCP_HEADERS, callTool, connectClient } from '../helpers/mcp.js';
+import { INITIALIZE, MCP_HEADERS, callTool, connectClient, openSession } from '../helpers/mcp.js';
 import { holdRequest, raw, type RawResponse } from '../helpers/raw-http.js';
 import { TEST_JWT_SECRET, dialects, startTestServer } from '../helpers/server.js';
 
@@ -92,12 +92,10 @@ function startLoad(url: string, clients: Client[], connections: number): LoadRep
 }
 
 async function rawSession(url: string, token: string): Promise<Record<string, string>> {
-  const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
-  const init = await raw(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
-  expect(init.status).toBe(200);
   return {
-    ...headers,
-    'mcp-session-id': init.headers['mcp-session-id'] as string,
+    ...MCP_HEADERS,
+    authorization: `Bearer ${token}`,
+    'mcp-session-id': await openSession(url, { token }),
     'mcp-protocol-version': '2025-11-25',
   };
 }

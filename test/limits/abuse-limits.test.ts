@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Env } from '../../src/config.js';
 import { callTool } from '../helpers/mcp.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
-import { startTcpProxy } from '../helpers/tcp-proxy.js';
+import { databaseUrl, startProxiedServer } from '../helpers/proxied-server.js';
 
 const ME = '{ me { username } }';
 const MOVIE = '{ movie(id: "1") { title } }';
@@ -333,24 +333,15 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
   });
 });
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-
 describe.skipIf(!databaseUrl)('login failures with the store behind a proxy', () => {
   it('a login that fails because the store is down is not counted as a failed login', async () => {
-    const target = new URL(databaseUrl!);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(databaseUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const server = await startTestServer('postgres', {
-      env: {
-        DATABASE_URL: viaProxy.toString(),
-        RATE_LIMITS: 'on',
-        LOGIN_FAILURES_PER_ACCOUNT: '2',
-        LOGIN_FAILURES_PER_ADDRESS: '2',
-        LOGIN_FAILURE_WINDOW_SECONDS: '600',
-      },
+    const env = await startProxiedServer({
+      RATE_LIMITS: 'on',
+      LOGIN_FAILURES_PER_ACCOUNT: '2',
+      LOGIN_FAILURES_PER_ADDRESS: '2',
+      LOGIN_FAILURE_WINDOW_SECONDS: '600',
     });
+    const { proxy, server } = env;
     try {
       proxy.down();
       for (let i = 0; i < 3; i += 1) {
@@ -371,9 +362,7 @@ describe.skipIf(!databaseUrl)('login failures with the store behind a proxy', ()
       expect(answer.status).toBe(200);
       expect(answer.body.data?.login).toBeTruthy();
     } finally {
-      proxy.up();
-      await server.stop();
-      await proxy.close();
+      await env.stop();
     }
   });
 });

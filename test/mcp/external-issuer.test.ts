@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJwksIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient } from '../helpers/mcp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -9,38 +8,31 @@ const PUBLIC_URL = 'http://mcp.test';
 const AUDIENCE = `${PUBLIC_URL}/mcp`;
 
 describe('an external OAuth 2.1 issuer, verified against its JWKS', () => {
-  let jwks: Server;
+  let jwks: JwksIssuer;
   let issuer: string;
-  let privateKey: CryptoKey;
   let server: TestServer;
 
   beforeAll(async () => {
-    const pair = await generateKeyPair('RS256');
-    privateKey = pair.privateKey;
-    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
-    jwks = createServer((_req, res) =>
-      res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })),
-    );
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-    issuer = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`;
+    jwks = await startJwksIssuer();
+    issuer = jwks.issuer;
     server = await startTestServer('sqlite', {
-      env: { OAUTH_ISSUER: issuer, OAUTH_JWKS_URL: `${issuer}/jwks`, PUBLIC_URL, MCP_AUTH: 'required' },
+      env: { OAUTH_ISSUER: issuer, OAUTH_JWKS_URL: jwks.jwksUrl, PUBLIC_URL, MCP_AUTH: 'required' },
     });
   });
   afterAll(async () => {
     await server.stop();
-    await new Promise((resolve) => jwks.close(resolve));
+    await jwks.close();
   });
 
+  /** A token of the issuer's subject agent-7, valid for ten minutes unless `exp` says otherwise. */
   const token = (claims: { scope?: string; aud?: string; exp?: number } = {}) =>
-    new SignJWT({ scope: claims.scope ?? 'movies:read reviews:read' })
-      .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
-      .setIssuer(issuer)
-      .setSubject('agent-7')
-      .setAudience(claims.aud ?? AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(claims.exp ?? Math.floor(Date.now() / 1000) + 600)
-      .sign(privateKey);
+    jwks.sign(
+      {
+        scope: claims.scope ?? 'movies:read reviews:read',
+        ...(claims.exp !== undefined ? { exp: claims.exp } : {}),
+      },
+      claims.aud ?? AUDIENCE,
+    );
 
   const initialize = async (bearer: string) =>
     fetch(`${server.url}/mcp`, {
@@ -68,13 +60,7 @@ describe('an external OAuth 2.1 issuer, verified against its JWKS', () => {
     expect(list.structuredContent.data.map((i) => i.content.title)).toEqual(['Forrest Gump']);
     await writer.close();
 
-    const admin = await new SignJWT({ scope: 'watchlist:write', role: 'ADMIN' })
-      .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
-      .setIssuer(issuer)
-      .setSubject('admin')
-      .setAudience(AUDIENCE)
-      .setExpirationTime('10m')
-      .sign(privateKey);
+    const admin = await jwks.sign({ scope: 'watchlist:write', role: 'ADMIN', sub: 'admin' }, AUDIENCE);
     const response = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },

@@ -5,43 +5,30 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectClient } from '../helpers/mcp.js';
-import { captureLogs } from '../helpers/log-capture.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { databaseUrl, startProxiedServer, type ProxiedServer } from '../helpers/proxied-server.js';
+import type { TestServer } from '../helpers/server.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-
-function throughProxy(url: string, port: number): string {
-  const parsed = new URL(url);
-  parsed.hostname = '127.0.0.1';
-  parsed.port = String(port);
-  return parsed.toString();
-}
-
-const auditLines = (logs: ReturnType<typeof captureLogs>, tool: string) =>
+const auditLines = (logs: ProxiedServer['logs'], tool: string) =>
   logs.lines().filter((l) => l.audit === 'tool_call' && l.tool === tool);
 
 describe.skipIf(!databaseUrl).each(['sessions', 'stateless'])(
   'resilience with the store behind a proxy (%s mode)',
   (mode) => {
+    let env: ProxiedServer;
     let proxy: TcpProxy;
     let server: TestServer;
+    let logs: ProxiedServer['logs'];
     let client: Client;
-    const logs = captureLogs();
 
     beforeAll(async () => {
-      const target = new URL(databaseUrl!);
-      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-      server = await startTestServer('postgres', {
-        logger: logs.logger,
-        env: {
-          DATABASE_URL: throughProxy(databaseUrl!, proxy.port),
-          MCP_MODE: mode,
-          MCP_TOOL_TIMEOUT_MS: '1500',
-          STORE_CIRCUIT_FAILURES: '4',
-          STORE_CIRCUIT_PROBE_MS: '300',
-        },
+      env = await startProxiedServer({
+        MCP_MODE: mode,
+        MCP_TOOL_TIMEOUT_MS: '1500',
+        STORE_CIRCUIT_FAILURES: '4',
+        STORE_CIRCUIT_PROBE_MS: '300',
       });
+      ({ proxy, server, logs } = env);
       client = await connectClient(server.url, await server.login('user', 'user123'));
     });
     afterEach(() => {
@@ -50,10 +37,7 @@ describe.skipIf(!databaseUrl).each(['sessions', 'stateless'])(
     });
     afterAll(async () => {
       await client.close();
-      proxy.resume();
-      proxy.up();
-      await server.stop();
-      await proxy.close();
+      await env.stop();
     });
 
     it('a hanging store turns into a TIMEOUT tool error at the deadline, and the server keeps answering', async () => {

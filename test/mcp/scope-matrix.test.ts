@@ -91,23 +91,8 @@ describe.each(dialects)('the scope matrix on /graphql and /mcp with an external 
   const tokenWith = (scopes: readonly string[]) =>
     issuer.sign({ sub: `agent-${dialect}-${++subjects}`, scope: scopes.join(' ') }, AUDIENCE);
 
-  const postGraphql = async (file: string, variables: Record<string, unknown>, token?: string) => {
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ query: documentOf(file), variables }),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as {
-        errors?: { message: string; extensions?: { classification?: string; requiredScopes?: string[] } }[];
-      },
-    };
-  };
+  const postGraphql = (file: string, variables: Record<string, unknown>, token?: string) =>
+    server.graphql(documentOf(file), variables, token);
 
   /** A raw tools/call in a fresh session, so the HTTP status and headers can be read. */
   const rawToolCall = async (token: string, name: string, args: Record<string, unknown>) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { SessionRegistry } from '../../src/mcp/sessions.js';
 import { createMcpServer } from '../../src/mcp/mcp-server.js';
-import { INITIALIZE, MCP_HEADERS } from '../helpers/mcp.js';
+import { INITIALIZE, MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { openStream, raw } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -32,12 +32,6 @@ function list(server: TestServer, sessionId: string, from = '127.0.0.1') {
   });
 }
 
-async function openSession(server: TestServer, from = '127.0.0.1', token?: string): Promise<string> {
-  const response = await initialize(server, from, token);
-  expect(response.status).toBe(200);
-  return response.headers['mcp-session-id'] as string;
-}
-
 describe.each(dialects)('MCP session caps (%s)', (dialect) => {
   describe('per principal', () => {
     let server: TestServer;
@@ -49,9 +43,9 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
     afterAll(() => server.stop());
 
     it('a flood of 1,000 anonymous initialize requests from one address only ever displaces its own sessions: it holds 5 at most, and others still open theirs', async () => {
-      const bystander = await openSession(server, '127.0.0.3');
+      const bystander = await openSession(server.url, { from: '127.0.0.3' });
       const { token } = await server.newUser();
-      const signedIn = await openSession(server, '127.0.0.2', token);
+      const signedIn = await openSession(server.url, { from: '127.0.0.2', token });
       const opened: string[] = [];
       const statuses: number[] = [];
       for (let batch = 0; batch < 20; batch += 1) {
@@ -95,8 +89,8 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
         localAddress: '127.0.0.2',
       });
       expect(session.status).toBe(200);
-      await openSession(server, '127.0.0.3');
-      await openSession(server, '127.0.0.2', token);
+      await openSession(server.url, { from: '127.0.0.3' });
+      await openSession(server.url, { from: '127.0.0.2', token });
     });
 
     it('a signed-in user holds at most MCP_MAX_SESSIONS_PER_USER sessions, from any address: a new one displaces the least recently used idle one; with all busy it is 429', async () => {
@@ -108,15 +102,15 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
         authorization: `Bearer ${token}`,
       });
       const ids = [
-        await openSession(server, '127.0.0.4', token),
-        await openSession(server, '127.0.0.5', token),
-        await openSession(server, '127.0.0.6', token),
+        await openSession(server.url, { from: '127.0.0.4', token }),
+        await openSession(server.url, { from: '127.0.0.5', token }),
+        await openSession(server.url, { from: '127.0.0.6', token }),
       ];
       // ids[0] is used again, so ids[1] is the least recently used.
       expect(
         (await raw(`${server.url}/mcp`, { method: 'POST', headers: as(ids[0]!), body: LIST })).status,
       ).toBe(200);
-      const fourth = await openSession(server, '127.0.0.7', token);
+      const fourth = await openSession(server.url, { from: '127.0.0.7', token });
       const statusOf = async (id: string) =>
         (await raw(`${server.url}/mcp`, { method: 'POST', headers: as(id), body: LIST })).status;
       expect(await statusOf(ids[1]!)).toBe(404);
@@ -147,7 +141,7 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
       }
       // No slot was leaked: five sessions fit, and none of them had to give way to another.
       const ids = [];
-      for (let i = 0; i < 5; i += 1) ids.push(await openSession(server, '127.0.0.8'));
+      for (let i = 0; i < 5; i += 1) ids.push(await openSession(server.url, { from: '127.0.0.8' }));
       for (const id of ids) expect((await list(server, id, '127.0.0.8')).status).toBe(200);
     });
   });
@@ -163,14 +157,14 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
 
     it('the least recently used idle session is evicted for a newcomer; with every session busy it is 503 + Retry-After', async () => {
       const [a, b, c, d] = [
-        await openSession(server, '127.0.1.1'),
-        await openSession(server, '127.0.1.2'),
-        await openSession(server, '127.0.1.3'),
-        await openSession(server, '127.0.1.4'),
+        await openSession(server.url, { from: '127.0.1.1' }),
+        await openSession(server.url, { from: '127.0.1.2' }),
+        await openSession(server.url, { from: '127.0.1.3' }),
+        await openSession(server.url, { from: '127.0.1.4' }),
       ];
       // a is used again, so b is now the least recently used.
       expect((await list(server, a!, '127.0.1.1')).status).toBe(200);
-      const e = await openSession(server, '127.0.1.5');
+      const e = await openSession(server.url, { from: '127.0.1.5' });
       expect((await list(server, b!, '127.0.1.2')).status).toBe(404);
       for (const id of [a!, c!, d!, e]) expect((await list(server, id)).status).toBe(200);
 

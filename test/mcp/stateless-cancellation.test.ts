@@ -7,29 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_HEADERS } from '../helpers/mcp.js';
 import { raw } from '../helpers/raw-http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-
-const databaseUrl = process.env.TEST_DATABASE_URL;
+import { databaseUrl, startProxiedServer, type ProxiedServer } from '../helpers/proxied-server.js';
+import type { TestServer } from '../helpers/server.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 
 describe.skipIf(!databaseUrl)('stateless cancellation (postgres)', () => {
+  let env: ProxiedServer;
   let proxy: TcpProxy;
   let server: TestServer;
   beforeAll(async () => {
-    const target = new URL(databaseUrl!);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(databaseUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    server = await startTestServer('postgres', {
-      env: { DATABASE_URL: viaProxy.toString(), MCP_MODE: 'stateless', STORE_READ_RETRIES: '0' },
-    });
+    env = await startProxiedServer({ MCP_MODE: 'stateless', STORE_READ_RETRIES: '0' });
+    ({ proxy, server } = env);
   });
-  afterAll(async () => {
-    proxy.resume();
-    await server.stop();
-    await proxy.close();
-  });
+  afterAll(() => env.stop());
 
   const post = (body: unknown, from: string, token?: string) =>
     raw(`${server.url}/mcp`, {

@@ -1,35 +1,7 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INITIALIZE, MCP_HEADERS, callTool, connectClient } from '../helpers/mcp.js';
+import { INITIALIZE, MCP_HEADERS, callTool, connectClient, openSession } from '../helpers/mcp.js';
+import { raw } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-/** Raw HTTP with a chosen Host header (fetch does not let a caller set Host). */
-function rawPost(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function initialize(url: string, token?: string): Promise<string> {
-  const response = await fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: { ...MCP_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(INITIALIZE),
-  });
-  expect(response.status).toBe(200);
-  await response.text();
-  return response.headers.get('mcp-session-id')!;
-}
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${url}/mcp`, {
@@ -50,7 +22,7 @@ describe('the /mcp transport in session mode', () => {
   afterAll(() => server.stop());
 
   it('initialize gives an Mcp-Session-Id; a request without it is 400; an unknown one is 404', async () => {
-    const sessionId = await initialize(server.url);
+    const sessionId = await openSession(server.url);
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const missing = await post(server.url, LIST, { 'mcp-protocol-version': '2025-11-25' });
     expect(missing.status).toBe(400);
@@ -64,7 +36,7 @@ describe('the /mcp transport in session mode', () => {
   });
 
   it('DELETE ends a session: it then answers 404', async () => {
-    const sessionId = await initialize(server.url);
+    const sessionId = await openSession(server.url);
     const deleted = await fetch(`${server.url}/mcp`, {
       method: 'DELETE',
       headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
@@ -80,7 +52,7 @@ describe('the /mcp transport in session mode', () => {
   it('a session is bound to the identity that created it', async () => {
     const owner = (await server.newUser()).token;
     const intruder = (await server.newUser()).token;
-    const sessionId = await initialize(server.url, owner);
+    const sessionId = await openSession(server.url, { token: owner });
     const stolen = await post(server.url, LIST, {
       'mcp-session-id': sessionId,
       authorization: `Bearer ${intruder}`,
@@ -105,7 +77,7 @@ describe('the /mcp transport in session mode', () => {
   });
 
   it('a session idle for longer than MCP_SESSION_IDLE_SECONDS is closed: it then answers 404', async () => {
-    const sessionId = await initialize(server.url);
+    const sessionId = await openSession(server.url);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const evicted = await post(server.url, LIST, {
       'mcp-session-id': sessionId,
@@ -115,7 +87,7 @@ describe('the /mcp transport in session mode', () => {
   });
 
   it('an unknown JSON-RPC method is the protocol error -32601', async () => {
-    const sessionId = await initialize(server.url);
+    const sessionId = await openSession(server.url);
     const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
     await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     const response = await post(
@@ -154,7 +126,7 @@ describe('the /mcp transport in session mode', () => {
   });
 
   it('an unsupported MCP-Protocol-Version is 400; a client asking an old revision is answered with ours', async () => {
-    const sessionId = await initialize(server.url);
+    const sessionId = await openSession(server.url);
     const old = await post(server.url, LIST, {
       'mcp-session-id': sessionId,
       'mcp-protocol-version': '2024-11-05',
@@ -177,11 +149,11 @@ describe('the /mcp transport in session mode', () => {
     // Same origin passes the guard and reaches the session check (400: no session), not 403.
     const sameOrigin = await post(server.url, LIST, { origin: server.url });
     expect(sameOrigin.status).toBe(400);
-    const host = await rawPost(
-      `${server.url}/mcp`,
-      { ...MCP_HEADERS, host: 'evil.example:80' },
-      JSON.stringify(INITIALIZE),
-    );
+    const host = await raw(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, host: 'evil.example:80' },
+      body: JSON.stringify(INITIALIZE),
+    });
     expect(host.status).toBe(403);
     expect(JSON.parse(host.body)).toMatchObject({ error: { code: -32000 } });
   });
