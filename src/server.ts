@@ -12,6 +12,7 @@ import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
 import { withAccountCheck } from './auth/account-check.js';
 import { createExecutor } from './graphql/executor.js';
+import { answerClientErrors } from './http/answer-client-errors.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
@@ -135,6 +136,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     },
     app,
   );
+  answerClientErrors(server);
   try {
     await new Promise<void>((resolve, reject) => {
       // A busy port (EADDRINUSE) arrives as an 'error' event before any address exists.
