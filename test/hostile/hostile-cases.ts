@@ -1306,6 +1306,10 @@ function rawCases(): HostileCase[] {
       `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}GARBAGE / HTTP/1.1\r\n\r\n`,
     ),
     raw(
+      'pipelined: a probe, a mutation over GET and a tool call without a session',
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /graphql?query=mutation%7B__typename%7D HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\nPOST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 58\r\nConnection: close\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`,
+    ),
+    raw(
       'chunked JSON for /mcp',
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\n{"j\r\n0\r\n\r\n`,
     ),
