@@ -89,7 +89,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Origins allowed to call /mcp from a browser, comma-separated; same-origin is always allowed. */
   MCP_ALLOWED_ORIGINS: z.string().optional(),
-  /** Host header values allowed on /mcp, comma-separated; defaults to loopback names when bound to loopback. */
+  /** Host header values allowed on /mcp and /graphql, comma-separated; defaults to loopback names when bound to loopback. */
   MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Most MCP sessions kept at once; beyond it the least recently used idle one is closed (503 if all are busy). */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),

@@ -21,6 +21,7 @@ import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryClientAddress } from './carry-client-address.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
+import { createHostCheck, LOOPBACK_NAMES } from './allowed-hosts.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
 
@@ -29,7 +30,6 @@ import { readBody } from './read-body.js';
  * is the same Streamable HTTP and which the official conformance suite still sends on some requests.
  */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 export interface McpRouteOptions {
   mcp: Config['mcp'];
@@ -56,14 +56,6 @@ function sendJsonRpcError(
     .json({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } });
 }
 
-function hostnameOf(hostHeader: string): string {
-  try {
-    return new URL(`http://${hostHeader}`).hostname;
-  } catch {
-    return '';
-  }
-}
-
 /** The canonical base URL: configured, or as the request reached us. */
 function baseUrl(req: Request, configured: string | undefined): string {
   return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
@@ -75,10 +67,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   const loopbackBind = isLoopbackHost(options.listenHost);
   const publicOrigin = mcp.publicUrl ? new URL(mcp.publicUrl) : undefined;
   // Never "any Host": config refuses a public bind without PUBLIC_URL or MCP_ALLOWED_HOSTS.
-  const allowedHosts = [
-    ...(mcp.allowedHosts ?? (loopbackBind ? LOOPBACK_NAMES : [])),
-    ...(publicOrigin ? [publicOrigin.hostname] : []),
-  ];
+  const hostCheck = createHostCheck(mcp, options.listenHost);
   // Origins a browser may call from. The request's own Host is never one of them: a DNS-rebinding
   // page controls it.
   const allowedOrigins = new Set([...mcp.allowedOrigins, ...(publicOrigin ? [publicOrigin.origin] : [])]);
@@ -103,9 +92,9 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   /** DNS-rebinding protection: the Host must be ours and a browser Origin must be allowed. */
   const guardOriginAndHost: RequestHandler = (req, res, next) => {
     const host = req.get('host') ?? '';
-    const hostname = hostnameOf(host);
-    const hostAllowed = allowedHosts.includes(hostname) || allowedHosts.includes(host);
-    if (!hostAllowed) return sendJsonRpcError(res, 403, -32000, `Forbidden: Host ${host} is not allowed`);
+    const hostname = hostCheck.hostnameOf(host);
+    if (!hostCheck.allows(host))
+      return sendJsonRpcError(res, 403, -32000, `Forbidden: Host ${host} is not allowed`);
     const origin = req.get('origin');
     if (origin !== undefined) {
       let originName = '';
