@@ -21,7 +21,7 @@ import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryClientAddress } from './carry-client-address.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
-import { createHostCheck, LOOPBACK_NAMES } from './allowed-hosts.js';
+import { createHostCheck, LOOPBACK_NAMES, refuseForeignHosts } from './allowed-hosts.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
 
@@ -86,8 +86,11 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       resource_name: 'MovieDB MCP',
     });
   };
-  router.get('/.well-known/oauth-protected-resource', metadata);
-  router.get('/.well-known/oauth-protected-resource/mcp', metadata);
+  // Without PUBLIC_URL the metadata names the resource after the request's Host: only a Host of ours may
+  // be named (a foreign one would be reflected as the resource clients are told to get tokens for).
+  const ourHostOnly = refuseForeignHosts(hostCheck);
+  router.get('/.well-known/oauth-protected-resource', ourHostOnly, metadata);
+  router.get('/.well-known/oauth-protected-resource/mcp', ourHostOnly, metadata);
 
   /** DNS-rebinding protection: the Host must be ours and a browser Origin must be allowed. */
   const guardOriginAndHost: RequestHandler = (req, res, next) => {

@@ -1,8 +1,9 @@
 /**
  * DNS rebinding against /graphql: a page on another site whose name is rebound to a loopback-bound server
  * sends its own name as Host. /mcp refused it; /graphql answered, so the page could sign in as a seed
- * account (whose password the README prints) and act. The same Host rule now holds on both endpoints;
- * health probes stay open to load balancers that address the server by IP.
+ * account (whose password the README prints) and act. The same Host rule now holds on both endpoints and
+ * on the OAuth metadata (which named the resource after the Host it was asked with); health probes stay
+ * open to load balancers that address the server by IP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIALIZE, MCP_HEADERS } from '../helpers/mcp.js';
@@ -59,6 +60,20 @@ describe.each(dialects)('the Host rule on every endpoint (%s)', (dialect) => {
       body: JSON.stringify(INITIALIZE),
     });
     expect(response.status).toBe(403);
+  });
+
+  it('the protected-resource metadata never names a foreign Host as the resource', async () => {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+    ]) {
+      const foreign = await raw(`${server.url}${path}`, { headers: { host: 'evil.example' } });
+      expect(foreign.status, path).toBe(403);
+      expect(foreign.body).not.toContain('evil.example/mcp');
+      const ours = await raw(`${server.url}${path}`, { headers: { host: `localhost:${port}` } });
+      expect(ours.status, path).toBe(200);
+      expect(JSON.parse(ours.body).resource).toBe(`http://localhost:${port}/mcp`);
+    }
   });
 
   it('loopback names reach /graphql; probes answer whatever the Host', async () => {
