@@ -98,31 +98,31 @@ describe.each(dialects)('slow and malformed clients (%s)', (dialect) => {
       'two different Content-Lengths',
       400,
       'BAD_REQUEST',
-      'POST /graphql HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}',
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}',
     ],
     [
       'Content-Length with Transfer-Encoding',
       400,
       'BAD_REQUEST',
-      'POST /graphql HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
     ],
     [
       'a negative Content-Length',
       400,
       'BAD_REQUEST',
-      'POST /graphql HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n',
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n',
     ],
     [
       'headers over the size limit',
       431,
       'BAD_REQUEST',
-      `GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
     ],
     [
       'chunk extensions over the limit',
       413,
       'BAD_REQUEST',
-      `POST /graphql HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
     ],
   ] as const)(
     '%s is answered %i (%s) in the JSON error shape, and the connection closed',
@@ -139,7 +139,7 @@ describe.each(dialects)('slow and malformed clients (%s)', (dialect) => {
     const port = Number(new URL(server.url).port);
     const answer = await sendRaw(
       port,
-      'GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nGET /healthz HTTP/9.9 junk\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/9.9 junk\r\n\r\n',
     );
     const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
     expect(statuses[0]).toBe(200);
