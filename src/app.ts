@@ -10,6 +10,7 @@ import type { Executor } from './graphql/executor.js';
 import type { AbuseLimits } from './limits/abuse-limits.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/index.js';
+import { createHostCheck, refuseForeignHosts } from './http/allowed-hosts.js';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler, notFoundHandler } from './http/error-handlers.js';
 import { graphiqlAssets, sendGraphiQL, wantsGraphiQL } from './http/graphiql.js';
@@ -54,6 +55,8 @@ export function createApp(deps: AppDependencies): Express {
     }),
   );
 
+  // The same Host rule as /mcp (DNS rebinding); probes stay open to load balancers that send an address.
+  app.all('/graphql', refuseForeignHosts(createHostCheck(deps.config.mcp, deps.config.host)));
   if (deps.config.graphql.graphiql) {
     app.use(graphiqlAssets());
     app.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendGraphiQL(res) : next()));

@@ -14,6 +14,13 @@ const booleanFromEnv = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+/** JWS algorithms whose verification key is public (RFC 7518, RFC 8037): all an external issuer may use. */
+const ASYMMETRIC_JWS_ALGORITHMS = [
+  ...['RS', 'PS', 'ES'].flatMap((family) => ['256', '384', '512'].map((bits) => `${family}${bits}`)),
+  'EdDSA',
+  'Ed25519',
+];
+
 const envSchema = z.object({
   /** `production` requires JWT_SECRET and hides development conveniences. */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -82,7 +89,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Origins allowed to call /mcp from a browser, comma-separated; same-origin is always allowed. */
   MCP_ALLOWED_ORIGINS: z.string().optional(),
-  /** Host header values allowed on /mcp, comma-separated; defaults to loopback names when bound to loopback. */
+  /** Host header values allowed on /mcp and /graphql, comma-separated; defaults to loopback names when bound to loopback. */
   MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Most MCP sessions kept at once; beyond it the least recently used idle one is closed (503 if all are busy). */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
@@ -105,8 +112,20 @@ const envSchema = z.object({
   OAUTH_ISSUER: z.url().optional(),
   /** The issuer's JWKS URL; required with OAUTH_ISSUER. */
   OAUTH_JWKS_URL: z.url().optional(),
-  /** Signature algorithms accepted from the issuer, comma-separated. */
-  OAUTH_ALGORITHMS: z.string().default('RS256,ES256,PS256,EdDSA'),
+  /**
+   * Signature algorithms accepted from the issuer, comma-separated. Asymmetric ones only: an HMAC
+   * algorithm would make the issuer's published key a signing secret (HS/RS confusion), `none` no check.
+   */
+  OAUTH_ALGORITHMS: z
+    .string()
+    .default('RS256,ES256,PS256,EdDSA')
+    .refine(
+      (value) => {
+        const names = list(value);
+        return names.length > 0 && names.every((name) => ASYMMETRIC_JWS_ALGORITHMS.includes(name));
+      },
+      { message: 'must list asymmetric JWS algorithms only (RS*, PS*, ES*, EdDSA, Ed25519)' },
+    ),
 
   // Abuse limits (SPEC section 7). Each window is fixed and starts with a key's first count.
   /** `off` turns every rate limit off (benchmarks; a deployment whose gateway limits instead). */

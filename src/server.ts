@@ -3,7 +3,7 @@
  * executor, app; listens; and drains on close. main.ts and the tests both start the server through here.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { urlHost, type Config } from './config.js';
 import { createApp } from './app.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
@@ -12,6 +12,7 @@ import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
 import { withAccountCheck } from './auth/account-check.js';
 import { createExecutor } from './graphql/executor.js';
+import { answerClientErrors } from './http/answer-client-errors.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
@@ -123,23 +124,33 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     drain,
   });
 
-  let server: Server;
+  // Bound slow clients: headers must arrive within 10 s and a whole request within 30 s. Node enforces
+  // both only when it sweeps its connections, every 30 s by default, so a client trickling header lines
+  // held its socket for 30 s whatever headersTimeout said: sweep every second instead.
+  const server: Server = createServer(
+    {
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
+  answerClientErrors(server);
   try {
-    server = await new Promise((resolve, reject) => {
-      // Express 5 calls this back with the error too (EADDRINUSE), before any address exists.
-      const listening = app.listen(config.port, config.host, (error?: Error) =>
-        error ? reject(error) : resolve(listening),
-      );
+    await new Promise<void>((resolve, reject) => {
+      // A busy port (EADDRINUSE) arrives as an 'error' event before any address exists.
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
   } catch (error) {
     await sessions.closeAll();
     await handle.close();
     throw error;
   }
-  // Bound slow clients: headers must arrive within 10 s and a whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(config.host)}:${port}`;
   logger.info({ url, port, host: config.host, database: handle.dialect }, 'listening');

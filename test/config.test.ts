@@ -31,6 +31,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it('an external issuer may use asymmetric algorithms only: HS256 (key confusion) or none is refused', () => {
+    const issuer = {
+      OAUTH_ISSUER: 'https://issuer.example',
+      OAUTH_JWKS_URL: 'https://issuer.example/jwks',
+      PUBLIC_URL: 'https://api.example',
+    };
+    expect(loadConfig({ ...issuer, OAUTH_ALGORITHMS: 'RS256, ES384,EdDSA' }).oauth?.algorithms).toEqual([
+      'RS256',
+      'ES384',
+      'EdDSA',
+    ]);
+    for (const algorithms of ['HS256', 'RS256,HS512', 'none', 'RS256,none', ' , ']) {
+      expect(() => loadConfig({ ...issuer, OAUTH_ALGORITHMS: algorithms }), algorithms).toThrow(
+        /OAUTH_ALGORITHMS: must list asymmetric JWS algorithms only/,
+      );
+    }
+  });
+
   it('deadlines and recovery have defaults and bounds, one block for /graphql and the tools', () => {
     expect(loadConfig({}).resilience).toEqual({
       graphqlTimeoutMs: 10000,

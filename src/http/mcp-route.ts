@@ -27,6 +27,7 @@ import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
+import { createHostCheck, refuseForeignHosts } from './allowed-hosts.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
 import { routeByEra } from './route-by-era.js';
@@ -49,14 +50,6 @@ export interface McpRouteOptions {
   oauthIssuer?: string;
 }
 
-function hostnameOf(hostHeader: string): string {
-  try {
-    return new URL(`http://${hostHeader}`).hostname;
-  } catch {
-    return '';
-  }
-}
-
 /** The canonical base URL: configured, or as the request reached us. */
 function baseUrl(req: Request, configured: string | undefined): string {
   return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
@@ -68,10 +61,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   const loopbackBind = isLoopbackHost(options.listenHost);
   const publicOrigin = mcp.publicUrl ? new URL(mcp.publicUrl) : undefined;
   // Never "any Host": config refuses a public bind without PUBLIC_URL or MCP_ALLOWED_HOSTS.
-  const allowedHosts = [
-    ...(mcp.allowedHosts ?? (loopbackBind ? LOOPBACK_NAMES : [])),
-    ...(publicOrigin ? [publicOrigin.hostname] : []),
-  ];
+  const hostCheck = createHostCheck(mcp, options.listenHost);
   // Origins a browser may call from. The request's own Host is never one of them: a DNS-rebinding
   // page controls it.
   const allowedOrigins = new Set([...mcp.allowedOrigins, ...(publicOrigin ? [publicOrigin.origin] : [])]);
@@ -90,15 +80,18 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       resource_name: 'MovieDB MCP',
     });
   };
-  router.get('/.well-known/oauth-protected-resource', metadata);
-  router.get('/.well-known/oauth-protected-resource/mcp', metadata);
+  // Without PUBLIC_URL the metadata names the resource after the request's Host: only a Host of ours may
+  // be named (a foreign one would be reflected as the resource clients are told to get tokens for).
+  const ourHostOnly = refuseForeignHosts(hostCheck);
+  router.get('/.well-known/oauth-protected-resource', ourHostOnly, metadata);
+  router.get('/.well-known/oauth-protected-resource/mcp', ourHostOnly, metadata);
 
   /** DNS-rebinding protection: the Host must be ours and a browser Origin must be allowed. */
   const guardOriginAndHost: RequestHandler = (req, res, next) => {
     const host = req.get('host') ?? '';
-    const hostname = hostnameOf(host);
-    const hostAllowed = allowedHosts.includes(hostname) || allowedHosts.includes(host);
-    if (!hostAllowed) return sendJsonRpcError(res, 403, -32000, `Forbidden: Host ${host} is not allowed`);
+    const hostname = hostCheck.hostnameOf(host);
+    if (!hostCheck.allows(host))
+      return sendJsonRpcError(res, 403, -32000, `Forbidden: Host ${host} is not allowed`);
     const origin = req.get('origin');
     if (origin !== undefined) {
       let originName = '';

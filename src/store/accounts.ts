@@ -35,15 +35,19 @@ export function createAccounts(db: Kysely<Database>) {
         })
         .returningAll()
         .executeTakeFirstOrThrow(),
-    /** Which of username and e-mail are taken, for a friendly error before the insert. */
+    /**
+     * Which of username and e-mail are taken, for a friendly error before the insert. A username is
+     * taken by any account whose name differs only in case (the users_username_lower_uq index).
+     */
     async taken(username: string, email: string): Promise<{ username: boolean; email: boolean }> {
+      const name = username.toLowerCase();
       const rows = await db
         .selectFrom('users')
         .select(['username', 'email'])
-        .where((eb) => eb.or([eb('username', '=', username), eb('email', '=', email)]))
+        .where((eb) => eb.or([eb(eb.fn('lower', ['username']), '=', name), eb('email', '=', email)]))
         .execute();
       return {
-        username: rows.some((r) => r.username === username),
+        username: rows.some((r) => r.username.toLowerCase() === name),
         email: rows.some((r) => r.email === email),
       };
     },

@@ -120,6 +120,23 @@ function createSchema(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Usernames are shown to everyone (a review names its reviewer), so two accounts whose names differ only
+ * in case (`admin` and `ADMIN`) would let one pass for the other; sign-in failures are already counted
+ * per name ignoring case. Usernames are ASCII (RegisterInput's @pattern), where both stores' lower()
+ * agree. A database already holding such a pair refuses this migration and names the index.
+ */
+const usernamesUniqueIgnoringCase: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createIndex('users_username_lower_uq')
+      .on('users')
+      .unique()
+      .expression(sql`lower(username)`)
+      .execute();
+  },
+};
+
 export function createMigrationProvider(dialect: Dialect, seedFile: string): MigrationProvider {
   return {
     async getMigrations() {
@@ -128,6 +145,7 @@ export function createMigrationProvider(dialect: Dialect, seedFile: string): Mig
         '0002_seed': {
           up: (db: AnyDb) => seedDatabase(db as Kysely<Database>, dialect, seedFile),
         },
+        '0003_username_case_insensitive': usernamesUniqueIgnoringCase,
       };
     },
   };

@@ -143,6 +143,34 @@ describe.each(dialects)('identity on %s', (dialect) => {
     expect(await server.count('users')).toBe(before);
   });
 
+  it('register refuses a username that differs from a taken one only in case, also in a race', async () => {
+    const before = await server.count('users');
+    for (const username of ['ADMIN', 'Admin', 'uSeR']) {
+      const response = await server.graphql(REGISTER, {
+        input: { username, email: `${username}-case@example.com`, password: 'secret1' },
+      });
+      expect(response.body.errors?.[0]).toMatchObject({
+        message: 'This username is already taken',
+        extensions: { classification: 'BAD_REQUEST', field: 'input.username' },
+      });
+    }
+    // Both pass the friendly check at once: the store's index decides, and the loser is a BAD_REQUEST.
+    const racing = await Promise.all(
+      ['Casey_Race', 'casey_race', 'CASEY_RACE'].map((username, i) =>
+        server.graphql(REGISTER, {
+          input: { username, email: `race${i}@example.com`, password: 'secret1' },
+        }),
+      ),
+    );
+    const created = racing.filter((r) => r.body.data?.register);
+    expect(created).toHaveLength(1);
+    for (const response of racing.filter((r) => !r.body.data?.register)) {
+      expect(response.status).toBe(200);
+      expect(response.body.errors?.[0]?.extensions).toMatchObject({ classification: 'BAD_REQUEST' });
+    }
+    expect(await server.count('users')).toBe(before + 1);
+  });
+
   describe('a bad token on /graphql is a 401 with a JSON body, never anonymous', () => {
     const expect401 = async (authorization: string) => {
       const response = await fetch(`${server.url}/graphql`, {

@@ -236,8 +236,9 @@ function sendRaw(port: number, testCase: RawCase): Promise<Answer | string> {
     const finish = () => {
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('latin1');
-      // Several answers may come back (pipelining): the worst status counts.
-      const statuses = [...text.matchAll(/^HTTP\/1\.[01] (\d{3})/gm)].map((m) => Number(m[1]));
+      // Several answers may come back (pipelining): the worst status counts. A later status line follows
+      // the previous body directly (no line break), so it is not anchored to a line start.
+      const statuses = [...text.matchAll(/HTTP\/1\.[01] (\d{3}) [A-Z]/g)].map((m) => Number(m[1]));
       if (statuses.length === 0) return resolve(RAW_UNANSWERED);
       const headerEnd = text.indexOf('\r\n\r\n');
       resolve({

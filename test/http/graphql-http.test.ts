@@ -126,6 +126,9 @@ describe('GraphiQL and health', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    // Another site cannot frame it (clickjacking).
+    expect(response.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
     const html = await response.text();
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(4);
