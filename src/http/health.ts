@@ -1,10 +1,16 @@
-/** Liveness (the process answers) and readiness (the database answers and we are not draining). */
+/**
+ * Liveness (the process answers) and readiness (the database answers and we are not draining). Redis,
+ * when configured, is reported but does not decide readiness: without it the limits count in process
+ * and every request is still served, so taking the replica out of rotation would only lose capacity.
+ */
 import { Router } from 'express';
 
 export interface ReadinessProbe {
   /** Rejects when the database cannot be reached. */
   ping(): Promise<void>;
   isDraining(): boolean;
+  /** Set when REDIS_URL is: `ok` or `down`, answered within the Redis command timeout. */
+  redis?: () => Promise<'ok' | 'down'>;
 }
 
 const PING_TIMEOUT_MS = 2000;
@@ -19,6 +25,7 @@ export function healthRoutes(probe: ReadinessProbe): Router {
       res.status(503).json({ status: 'draining' });
       return;
     }
+    const redis = probe.redis ? { redis: await probe.redis() } : {};
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -27,9 +34,9 @@ export function healthRoutes(probe: ReadinessProbe): Router {
           timer = setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS);
         }),
       ]);
-      res.json({ status: 'ready', checks: { database: 'ok' } });
+      res.json({ status: 'ready', checks: { database: 'ok', ...redis } });
     } catch {
-      res.status(503).json({ status: 'unavailable', checks: { database: 'unreachable' } });
+      res.status(503).json({ status: 'unavailable', checks: { database: 'unreachable', ...redis } });
     } finally {
       clearTimeout(timer);
     }
