@@ -181,6 +181,31 @@ describe.skipIf(!available).each(dialects)('rate limits shared through Redis on 
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
+  it('with Redis stalled (connected, answering nothing), requests still answer within 3 s and count in process; readiness stays 200 with redis down', async () => {
+    const target = new URL(REDIS_URL);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxies.push(proxy);
+    const [a] = await twoReplicas(
+      { RATE_LIMIT_USER_OPERATIONS: '3', RATE_LIMIT_WINDOW_SECONDS: '60' },
+      `redis://127.0.0.1:${proxy.port}`,
+    );
+    await untilRedis(a, 'ok');
+    const token = await a.login('user', 'user123');
+
+    proxy.stall();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const started = performance.now();
+      statuses.push((await post(a, ME, {}, token)).status);
+      expect(performance.now() - started).toBeLessThan(3000);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await readiness(a)).toEqual({ status: 200, redis: 'down' });
+
+    proxy.resume();
+    await untilRedis(a, 'ok');
+  });
+
   it('an instance whose REDIS_URL names a closed port starts, serves and reports redis down on a 200 /readyz', async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
