@@ -80,6 +80,8 @@ describe.skipIf(!available).each(dialects)('rate limits shared through Redis on 
       startTestServer(dialect, { env: shared }),
     ]);
     servers.push(...pair);
+    // Connecting happens in the background; until it has, each instance counts in process (by design).
+    await Promise.all(pair.map((server) => untilRedis(server, 'ok')));
     return pair;
   }
 
@@ -149,7 +151,6 @@ describe.skipIf(!available).each(dialects)('rate limits shared through Redis on 
       { RATE_LIMIT_USER_OPERATIONS: '4', RATE_LIMIT_WINDOW_SECONDS: '60' },
       `redis://127.0.0.1:${proxy.port}`,
     );
-    await Promise.all([untilRedis(a, 'ok'), untilRedis(b, 'ok')]);
     const tokenA = await a.login('user', 'user123');
     const tokenB = await b.login('user', 'user123');
 
@@ -189,7 +190,6 @@ describe.skipIf(!available).each(dialects)('rate limits shared through Redis on 
       { RATE_LIMIT_USER_OPERATIONS: '3', RATE_LIMIT_WINDOW_SECONDS: '60' },
       `redis://127.0.0.1:${proxy.port}`,
     );
-    await untilRedis(a, 'ok');
     const token = await a.login('user', 'user123');
 
     proxy.stall();
