@@ -8,6 +8,7 @@ import type { BearerVerifier } from './auth/bearer.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Executor } from './graphql/executor.js';
 import type { AbuseLimits } from './limits/abuse-limits.js';
+import type { RedisConnection } from './limits/redis-connection.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import { createHostCheck, refuseForeignHosts } from './http/allowed-hosts.js';
@@ -34,6 +35,8 @@ export interface AppDependencies {
   limits: AbuseLimits;
   /** Refuses new requests while the server drains (server.ts drives its phases). */
   drain: DrainGate;
+  /** Shared state's connection when REDIS_URL is set; /readyz reports it. */
+  redis?: Pick<RedisConnection, 'health'>;
 }
 
 export function createApp(deps: AppDependencies): Express {
@@ -52,6 +55,7 @@ export function createApp(deps: AppDependencies): Express {
     healthRoutes({
       ping: () => deps.store.handle.ping(),
       isDraining: () => deps.drain.phase() !== 'serving',
+      redis: deps.redis && (() => deps.redis!.health()),
     }),
   );
 

@@ -171,6 +171,17 @@ const envSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300000).default(0),
   /** After the pre-stop delay, how long requests already received may take to finish before they are cut. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
+  // Shared state (issue 8): without REDIS_URL every counter stays in the process, as before.
+  /** redis:// or rediss:// URL: rate-limit counters are kept there, shared by every replica using it. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /** Namespace of this deployment's keys in Redis, so several deployments can share one server. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, `_`, `.` or `-`')
+    .default('moviedb'),
 });
 
 /** The variables this server reads, as strings (what an environment holds). */
@@ -243,6 +254,8 @@ export interface Config {
   };
   /** Express's `trust proxy`: false (the socket address), a hop count, or trusted addresses and ranges. */
   trustProxy: false | number | string[];
+  /** Shared state: without a url, everything stays in the process. */
+  redis: { url?: string; keyPrefix: string };
 }
 
 function list(value: string | undefined): string[] {
@@ -414,5 +427,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registrationWindowSeconds: e.REGISTRATION_WINDOW_SECONDS,
     },
     trustProxy: e.TRUST_PROXY,
+    redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
   };
 }

@@ -21,6 +21,8 @@ import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
+import { createRedisConnection } from './limits/redis-connection.js';
+import { createRedisRateLimiterFactory } from './limits/redis-rate-limiter-factory.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 
@@ -95,7 +97,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     },
   );
   const metrics = createMetrics();
-  const limits = createAbuseLimits(config.rateLimits);
+  // Connecting happens in the background: a Redis that is down delays nothing (limits count in process).
+  const redis = config.redis.url ? createRedisConnection(config.redis.url, logger) : undefined;
+  const limits = createAbuseLimits(
+    config.rateLimits,
+    redis ? createRedisRateLimiterFactory(redis.client, config.redis.keyPrefix) : undefined,
+  );
   const runTool = createToolRunner({
     executor,
     context: { store, tokens, limits },
@@ -122,6 +129,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     metrics,
     limits,
     drain,
+    redis,
   });
 
   // Bound slow clients: headers must arrive within 10 s and a whole request within 30 s. Node enforces
@@ -148,6 +156,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     });
   } catch (error) {
     await sessions.closeAll();
+    await redis?.close();
     await handle.close();
     throw error;
   }
@@ -169,6 +178,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     server.closeAllConnections();
     await closed;
     store.policy.dispose();
+    await redis?.close();
     await handle.close();
   }
 

@@ -1,4 +1,8 @@
-/** Liveness (the process answers) and readiness (the database answers and we are not draining). */
+/**
+ * Liveness (the process answers) and readiness (the database answers and we are not draining). Redis,
+ * when configured, is reported but does not decide readiness: without it the limits count in process
+ * and every request is still served, so taking the replica out of rotation would only lose capacity.
+ */
 import { TimeoutStrategy, timeout } from 'cockatiel';
 import { Router } from 'express';
 
@@ -6,6 +10,8 @@ export interface ReadinessProbe {
   /** Rejects when the database cannot be reached. */
   ping(): Promise<void>;
   isDraining(): boolean;
+  /** Set when REDIS_URL is: `ok` or `down`, answered within the Redis command timeout. */
+  redis?: () => Promise<'ok' | 'down'>;
 }
 
 const PING_TIMEOUT_MS = 2000;
@@ -31,11 +37,12 @@ export function healthRoutes(probe: ReadinessProbe): Router {
       res.status(503).json({ status: 'draining' });
       return;
     }
+    const redis = probe.redis ? { redis: await probe.redis() } : {};
     try {
       await pingDeadline.execute(() => probe.ping());
-      res.json({ status: 'ready', checks: { database: 'ok' } });
+      res.json({ status: 'ready', checks: { database: 'ok', ...redis } });
     } catch {
-      res.status(503).json({ status: 'unavailable', checks: { database: 'unreachable' } });
+      res.status(503).json({ status: 'unavailable', checks: { database: 'unreachable', ...redis } });
     }
   });
   return router;

@@ -1,0 +1,229 @@
+/**
+ * Rate limits shared through Redis (REDIS_URL), through the front door: two server instances using one
+ * Redis enforce one count; with Redis unreachable each keeps answering promptly and counts on its own,
+ * /readyz says so and stays 200, and shared counting resumes once Redis is back. Uses the machine's
+ * Redis (TEST_REDIS_URL, else 127.0.0.1:6379) under a key prefix unique to this run, deleted afterwards;
+ * skipped when no Redis answers, unless TEST_REDIS_URL is set or CI=true, where that fails.
+ */
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Env } from '../../src/config.js';
+import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RUN_PREFIX = `moviedb-test-${randomBytes(6).toString('hex')}`;
+const ME = '{ me { username } }';
+const LOGIN = 'mutation ($input: LoginInput!) { login(input: $input) { token } }';
+
+/** Whether a Redis answers PING at REDIS_URL (one quick attempt, no retries). */
+async function redisAnswers(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+const available = await redisAnswers();
+// Naming a Redis (TEST_REDIS_URL, as .ci/run does) or running in CI makes a missing one a failure.
+if (!available && (process.env.CI === 'true' || process.env.TEST_REDIS_URL)) {
+  throw new Error(
+    `no Redis answers at ${REDIS_URL}: TEST_REDIS_URL or CI=true requires it (.ci/run starts it)`,
+  );
+}
+if (!available) console.warn(`shared-limits tests skipped: no Redis answers at ${REDIS_URL}`);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterAll(async () => {
+  if (!available) return;
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${RUN_PREFIX}-*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+});
+
+describe.skipIf(!available).each(dialects)('rate limits shared through Redis on %s', (dialect) => {
+  const servers: TestServer[] = [];
+  const proxies: TcpProxy[] = [];
+  let tests = 0;
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+  });
+
+  /** Two instances sharing one Redis namespace (fresh per test), as two replicas would. */
+  async function twoReplicas(env: Env, redisUrl = REDIS_URL): Promise<[TestServer, TestServer]> {
+    const shared = {
+      RATE_LIMITS: 'on',
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: `${RUN_PREFIX}-${dialect}-${++tests}`,
+      ...env,
+    };
+    const pair = await Promise.all([
+      startTestServer(dialect, { env: shared }),
+      startTestServer(dialect, { env: shared }),
+    ]);
+    servers.push(...pair);
+    // Connecting happens in the background; until it has, each instance counts in process (by design).
+    await Promise.all(pair.map((server) => untilRedis(server, 'ok')));
+    return pair;
+  }
+
+  async function post(server: TestServer, query: string, variables = {}, token?: string) {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { errors?: { extensions?: { classification?: string } }[] };
+    return { status: response.status, classification: body.errors?.[0]?.extensions?.classification };
+  }
+
+  async function readiness(server: TestServer) {
+    const response = await fetch(`${server.url}/readyz`);
+    const body = (await response.json()) as { checks?: { database?: string; redis?: string } };
+    return { status: response.status, redis: body.checks?.redis };
+  }
+
+  /** Polls /readyz until it reports Redis in the given state (reconnection backs off to 2 s). */
+  async function untilRedis(server: TestServer, state: 'ok' | 'down') {
+    for (let i = 0; i < 100; i += 1) {
+      if ((await readiness(server)).redis === state) return;
+      await sleep(100);
+    }
+    throw new Error(`/readyz never reported redis ${state}`);
+  }
+
+  it('two instances sharing REDIS_URL enforce one per-user operation limit: reached at the configured count, not twice it', async () => {
+    const [a, b] = await twoReplicas({ RATE_LIMIT_USER_OPERATIONS: '6', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    // The same seed account on both (both databases are seeded alike): one subject, one counter.
+    const tokens = new Map([
+      [a, await a.login('user', 'user123')],
+      [b, await b.login('user', 'user123')],
+    ]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const server = i % 2 === 0 ? a : b;
+      statuses.push((await post(server, ME, {}, tokens.get(server))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it('login failures for one account are counted across both instances', async () => {
+    const [a, b] = await twoReplicas({ LOGIN_FAILURES_PER_ACCOUNT: '4' });
+    const name = `nobody_${randomBytes(4).toString('hex')}`;
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) {
+      answers.push(await post(i % 2 === 0 ? a : b, LOGIN, { input: { username: name, password: `x${i}` } }));
+    }
+    expect(answers.slice(0, 4).map((answer) => answer.classification)).not.toContain('RATE_LIMITED');
+    expect(answers.slice(4)).toEqual([
+      { status: 429, classification: 'RATE_LIMITED' },
+      { status: 429, classification: 'RATE_LIMITED' },
+    ]);
+  });
+
+  it('with Redis unreachable, requests are answered promptly, limits hold per instance, /readyz says redis down and stays 200; shared counting resumes when Redis returns', async () => {
+    const target = new URL(REDIS_URL);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxies.push(proxy);
+    const [a, b] = await twoReplicas(
+      { RATE_LIMIT_USER_OPERATIONS: '4', RATE_LIMIT_WINDOW_SECONDS: '60' },
+      `redis://127.0.0.1:${proxy.port}`,
+    );
+    const tokenA = await a.login('user', 'user123');
+    const tokenB = await b.login('user', 'user123');
+
+    proxy.down();
+    await Promise.all([untilRedis(a, 'down'), untilRedis(b, 'down')]);
+    expect(await readiness(a)).toEqual({ status: 200, redis: 'down' });
+    // Each instance counts on its own: 4 each, then refused; every answer comes back well within 3 s
+    // (a generous bound on a loaded machine: a Redis command would otherwise wait for reconnection).
+    for (const [server, token] of [
+      [a, tokenA],
+      [b, tokenB],
+    ] as const) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const started = performance.now();
+        statuses.push((await post(server, ME, {}, token)).status);
+        expect(performance.now() - started).toBeLessThan(3000);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    }
+
+    proxy.up();
+    await Promise.all([untilRedis(a, 'ok'), untilRedis(b, 'ok')]);
+    // Redis never saw the outage's counts: the shared counter starts afresh and holds across both again.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      statuses.push((await post(i % 2 === 0 ? a : b, ME, {}, i % 2 === 0 ? tokenA : tokenB)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  it('with Redis stalled (connected, answering nothing), requests still answer within 3 s and count in process; readiness stays 200 with redis down', async () => {
+    const target = new URL(REDIS_URL);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    proxies.push(proxy);
+    const [a] = await twoReplicas(
+      { RATE_LIMIT_USER_OPERATIONS: '3', RATE_LIMIT_WINDOW_SECONDS: '60' },
+      `redis://127.0.0.1:${proxy.port}`,
+    );
+    const token = await a.login('user', 'user123');
+
+    proxy.stall();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const started = performance.now();
+      statuses.push((await post(a, ME, {}, token)).status);
+      expect(performance.now() - started).toBeLessThan(3000);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await readiness(a)).toEqual({ status: 200, redis: 'down' });
+
+    proxy.resume();
+    await untilRedis(a, 'ok');
+  });
+
+  it('an instance whose REDIS_URL names a closed port starts, serves and reports redis down on a 200 /readyz', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const server = await startTestServer(dialect, {
+      env: {
+        RATE_LIMITS: 'on',
+        RATE_LIMIT_USER_OPERATIONS: '2',
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        REDIS_KEY_PREFIX: `${RUN_PREFIX}-${dialect}-${++tests}`,
+      },
+    });
+    servers.push(server);
+    const token = await server.login('user', 'user123');
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await post(server, ME, {}, token)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(await readiness(server)).toEqual({ status: 200, redis: 'down' });
+  });
+});
