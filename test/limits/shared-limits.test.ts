@@ -10,7 +10,7 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
-import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { classificationOf, dialects, startTestServer, type TestServer } from '../helpers/server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -86,17 +86,8 @@ describe.skipIf(!available).each(dialects)('rate limits shared through Redis on 
   }
 
   async function post(server: TestServer, query: string, variables = {}, token?: string) {
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { errors?: { extensions?: { classification?: string } }[] };
-    return { status: response.status, classification: body.errors?.[0]?.extensions?.classification };
+    const response = await server.graphql(query, variables, token);
+    return { status: response.status, classification: classificationOf(response) };
   }
 
   async function readiness(server: TestServer) {
