@@ -12,6 +12,7 @@ import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
+import { CANCELLED_MESSAGE } from '../store/store-policy.js';
 import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
 
 export interface ToolCall {
@@ -139,7 +140,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
     } catch (error) {
       if (call.signal.aborted) {
         // The client cancelled: the SDK sends no response to a cancelled request.
-        result = toolFailure('BAD_REQUEST', 'The call was cancelled by the client');
+        result = toolFailure('BAD_REQUEST', CANCELLED_MESSAGE);
         outcome = 'CANCELLED';
       } else {
         const reference = randomUUID();

@@ -49,10 +49,13 @@ export class DeadlineExceeded extends Error {
   }
 }
 
+/** What a caller that cancelled its own call is told (the MCP audit path says the same). */
+export const CANCELLED_MESSAGE = 'The call was cancelled by the client';
+
 /** The caller's own signal aborted (client cancellation or disconnect). */
 export class CallCancelled extends Error {
   constructor() {
-    super('The call was cancelled by the client');
+    super(CANCELLED_MESSAGE);
     this.name = 'CallCancelled';
   }
 }
