@@ -38,7 +38,11 @@ async function createExporter(config: TracingConfig): Promise<SpanExporter> {
 }
 
 function diagnosticsTo(logger: Logger): DiagLogger {
-  const warn = (message: string, ...args: unknown[]) => logger.warn({ args }, `tracing: ${message}`);
+  const warn = (message: string, ...args: unknown[]) =>
+    logger.warn(
+      { detail: args.map((arg) => (arg instanceof Error ? arg.message : arg)) },
+      `tracing: ${message}`,
+    );
   const quiet = () => undefined;
   return { error: warn, warn, info: quiet, debug: quiet, verbose: quiet };
 }
@@ -47,6 +51,8 @@ export async function createTracing(config: TracingConfig, logger: Logger): Prom
   const { version } = packageInfo();
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': version }),
+    // Some attribute values come from the client (the path, an operation name, a JSON-RPC id): bounded.
+    spanLimits: { attributeValueLengthLimit: 256 },
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: await createExporter(config),
@@ -69,6 +75,7 @@ export async function createTracing(config: TracingConfig, logger: Logger): Prom
     async shutdown() {
       await provider.shutdown();
       contextManager.disable();
+      diag.disable();
     },
   };
 }

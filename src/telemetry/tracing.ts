@@ -2,13 +2,13 @@
  * What the rest of the server sees of tracing: a few hooks, present only when tracing is on. This file
  * holds types alone, so importing it loads nothing of OpenTelemetry.
  */
-import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import type { RequestHandler } from 'express';
 import type { LogEvent } from 'kysely';
+import type { Executor } from '../graphql/executor.js';
 import type { ToolRunner } from '../mcp/call-tool.js';
 import type { Dialect } from '../store/database.js';
 
-export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult>;
+export type Execute = Executor['execute'];
 
 export interface Tracing {
   /** First middleware: a server span per request, active for everything the request runs. */

@@ -55,6 +55,7 @@ export interface OtlpReceiver {
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const requests: OtlpReceiver['requests'] = [];
   const received: ReceivedSpan[] = [];
+  const problems: string[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -62,7 +63,15 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       const body = Buffer.concat(chunks);
       requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], body });
       if (req.headers['content-type']?.startsWith('application/json')) {
-        const payload = JSON.parse(body.toString('utf8')) as {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(body.toString('utf8'));
+        } catch (error) {
+          problems.push(`a body that is not JSON: ${String(error)}`);
+          res.writeHead(400).end();
+          return;
+        }
+        const { resourceSpans } = payload as {
           resourceSpans?: {
             resource?: { attributes?: OtlpAttributes };
             scopeSpans?: {
@@ -73,9 +82,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
             }[];
           }[];
         };
-        for (const resourceSpans of payload.resourceSpans ?? []) {
-          const resource = attributesOf(resourceSpans.resource?.attributes);
-          for (const scope of resourceSpans.scopeSpans ?? []) {
+        for (const group of resourceSpans ?? []) {
+          const resource = attributesOf(group.resource?.attributes);
+          for (const scope of group.scopeSpans ?? []) {
             for (const span of scope.spans ?? []) {
               received.push({
                 ...span,
@@ -103,7 +112,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       while (!predicate(received)) {
         if (Date.now() > deadline) {
           throw new Error(
-            `spans not received in ${timeoutMs} ms; got: ${received.map((s) => s.name).join(', ')}`,
+            `spans not received in ${timeoutMs} ms; got: ${received.map((s) => s.name).join(', ')}` +
+              (problems.length > 0 ? `; ${problems.join('; ')}` : ''),
           );
         }
         await new Promise((resolve) => setTimeout(resolve, 20));

@@ -244,6 +244,18 @@ describe.each(dialects)('traces (%s)', (dialect) => {
     expect(failed.attributes).toMatchObject({ 'moviedb.outcome': 'NOT_FOUND', 'error.type': 'NOT_FOUND' });
   });
 
+  it('a value the client chooses is cut at 256 characters (here an operation name of 1,000)', async () => {
+    const parent = remoteParent();
+    const name = `Long${'o'.repeat(996)}`;
+    await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...parent.headers },
+      body: JSON.stringify({ query: `query ${name} { movie(id: "1") { title } }` }),
+    });
+    const operation = only(await traceOf(parent, 'query'), (s) => s.name === 'query');
+    expect(operation.attributes['graphql.operation.name']).toBe(name.slice(0, 256));
+  });
+
   it('a body that arrives after the headers still runs inside its request span', async () => {
     const parent = remoteParent();
     const body = JSON.stringify({ query: 'query Late { movie(id: "3") { title } }' });
