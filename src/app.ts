@@ -11,6 +11,7 @@ import type { AbuseLimits } from './limits/abuse-limits.js';
 import type { RedisConnection } from './limits/redis-connection.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/index.js';
+import type { Tracing } from './telemetry/tracing.js';
 import { createHostCheck, refuseForeignHosts } from './http/allowed-hosts.js';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler, notFoundHandler } from './http/error-handlers.js';
@@ -37,6 +38,8 @@ export interface AppDependencies {
   drain: DrainGate;
   /** Shared state's connection when REDIS_URL is set; /readyz reports it. */
   redis?: Pick<RedisConnection, 'health'>;
+  /** Present only when tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracing?: Pick<Tracing, 'traceRequests'>;
 }
 
 export function createApp(deps: AppDependencies): Express {
@@ -47,6 +50,8 @@ export function createApp(deps: AppDependencies): Express {
   // Which X-Forwarded-For hops name the client (req.ip): the address rate limits count (TRUST_PROXY).
   app.set('trust proxy', deps.config.trustProxy);
 
+  // First, so the request's span covers (and is the parent of) everything after it.
+  if (deps.tracing) app.use(deps.tracing.traceRequests);
   app.use(requestContext(deps.logger));
   app.use(deps.drain.middleware);
   app.use(deps.metrics.middleware);

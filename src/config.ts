@@ -184,6 +184,19 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, `_`, `.` or `-`')
     .default('moviedb'),
+  // Traces (issue 10): without an endpoint nothing of OpenTelemetry's SDK is even loaded.
+  /** OTLP/HTTP collector base URL; spans go to <it>/v1/traces. Unset: no tracing at all. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** Wire format of the OTLP export: `http/protobuf` (the OTLP default) or `http/json`. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/protobuf', 'http/json'], {
+      message: 'must be http/protobuf or http/json (grpc is not supported)',
+    })
+    .default('http/protobuf'),
+  /** `service.name` of every span. */
+  OTEL_SERVICE_NAME: z.string().min(1).default('moviedb-mcp'),
+  /** Longest time, in ms, a finished span waits before it is sent (a full batch, and shutdown, send at once). */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).max(600000).default(5000),
 });
 
 /** The variables this server reads, as strings (what an environment holds). */
@@ -259,6 +272,16 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Shared state: without a url, everything stays in the process. */
   redis: { url?: string; keyPrefix: string };
+  /** OpenTelemetry traces; undefined (the default) when no OTLP endpoint is configured. */
+  tracing?: TracingConfig;
+}
+
+export interface TracingConfig {
+  /** The OTLP base URL; traces are posted to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  protocol: 'http/protobuf' | 'http/json';
+  serviceName: string;
+  scheduleDelayMs: number;
 }
 
 function list(value: string | undefined): string[] {
@@ -432,5 +455,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustProxy: e.TRUST_PROXY,
     redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+          protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL,
+          serviceName: e.OTEL_SERVICE_NAME,
+          scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+        }
+      : undefined,
   };
 }

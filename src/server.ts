@@ -25,6 +25,7 @@ import { createRedisRateLimiterFactory } from './limits/redis-rate-limiter-facto
 import { createSharedState } from './shared-state/shared-state.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
+import { startTracing } from './telemetry/start-tracing.js';
 
 export interface RunningServer {
   url: string;
@@ -56,8 +57,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     );
   // Everything that can be validated without the database is, before it is opened.
   const schema = buildSchema();
-  const executor = createExecutor(schema, config.graphql, (error, reference) =>
-    logger.error({ err: error, reference }, 'error outside execution'),
+  // Undefined unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then no hook below costs anything.
+  const tracing = await startTracing(config.tracing, logger);
+  const executor = createExecutor(
+    schema,
+    config.graphql,
+    (error, reference) => logger.error({ err: error, reference }, 'error outside execution'),
+    tracing?.traceExecute,
   );
   const operations = loadOperations(executor, config.operationsDir);
   const handle = await openDatabase({
@@ -66,6 +72,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     dataDir: config.dataDir,
     seedFile: config.seedFile,
     onQuery: options.onQuery,
+    onQueryEvent: tracing?.observeQuery,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection failed'),
   });
   const store = createStore(handle, {
@@ -103,13 +110,14 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     config.rateLimits,
     redis ? createRedisRateLimiterFactory(redis.client, config.redis.keyPrefix) : undefined,
   );
-  const runTool = createToolRunner({
+  const toolRunner = createToolRunner({
     executor,
     context: { store, tokens, limits },
     operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
     onToolCall: metrics.observeToolCall,
   });
+  const runTool = tracing ? tracing.traceToolRunner(toolRunner) : toolRunner;
   // 2025-era sessions: in Redis with REDIS_URL (any replica serves them), else in this process.
   const state = createSharedState({
     caps: {
@@ -135,6 +143,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     limits,
     drain,
     redis,
+    tracing,
   });
 
   // Bound slow clients: headers must arrive within 10 s and a whole request within 30 s. Node enforces
@@ -163,6 +172,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await state.close();
     await redis?.close();
     await handle.close();
+    await tracing?.shutdown();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -185,6 +195,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     store.policy.dispose();
     await redis?.close();
     await handle.close();
+    // Last, so the spans of the requests that drained are sent.
+    await tracing?.shutdown();
   }
 
   return {

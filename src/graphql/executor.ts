@@ -109,6 +109,8 @@ export function createExecutor(
   schema: GraphQLSchema,
   limits: OperationLimits,
   onInternal: InternalErrorSink,
+  /** Wraps execution, for /graphql and in-process callers alike (traces: src/telemetry/graphql-spans.ts). */
+  instrument?: (execute: Executor['execute']) => Executor['execute'],
 ): Executor {
   const parsed = new LRUCache<string, DocumentNode>({
     max: PARSE_CACHE_SIZE,
@@ -145,7 +147,7 @@ export function createExecutor(
     return errors;
   }
 
-  async function execute(args: ExecutionArgs): Promise<ExecutionResult> {
+  async function executeOperation(args: ExecutionArgs): Promise<ExecutionResult> {
     const context = args.contextValue as CallContext;
     const refused = await admitOperation(context);
     if (refused) return refused;
@@ -160,6 +162,8 @@ export function createExecutor(
     const phase = 'data' in result ? 'execution' : 'request';
     return { ...result, errors: result.errors.map((error) => classifyError(error, log, phase)) };
   }
+
+  const execute = instrument ? instrument(executeOperation) : executeOperation;
 
   return {
     schema,

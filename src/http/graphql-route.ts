@@ -7,6 +7,7 @@ import { getOperationAST } from 'graphql';
 import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
+import { operationOutcome } from '../graphql/operation-outcome.js';
 import { classifyHttpError } from './classify-http-error.js';
 import { disconnectSignal } from './disconnect-signal.js';
 import { localsOf } from './locals.js';
@@ -50,8 +51,7 @@ export function graphqlRoute(
       const started = startedAt.get(req.raw);
       if (observe && started !== undefined) {
         const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
-        const outcome = result.errors?.[0]?.extensions?.classification;
-        observe(type, typeof outcome === 'string' ? outcome : 'OK', (performance.now() - started) / 1000);
+        observe(type, operationOutcome(result), (performance.now() - started) / 1000);
       }
       const limited = rateLimitedResponse(
         result,

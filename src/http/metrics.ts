@@ -17,7 +17,8 @@ export interface Metrics {
   routes(): Router;
 }
 
-function routeOf(path: string): string {
+/** The route label of a path: known routes by name, every other path as one of a few fixed values. */
+export function routeOf(path: string): string {
   if (KNOWN_ROUTES.includes(path)) return path;
   if (path.startsWith('/.well-known/')) return '/.well-known';
   if (path.startsWith('/graphiql/')) return '/graphiql';

@@ -12,6 +12,7 @@ import {
   SqliteDialect,
   sql,
   type Dialect as KyselyDialect,
+  type LogEvent,
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
@@ -30,6 +31,8 @@ export interface DatabaseOptions {
   seedFile: string;
   /** Called with every SQL statement run; tests use it to count queries. */
   onQuery?: (sql: string) => void;
+  /** Called after every statement with its timing and outcome (traces: src/telemetry/query-spans.ts). */
+  onQueryEvent?: (event: LogEvent, dialect: Dialect) => void;
   /** An idle pooled connection failed (the database restarted or the network dropped). */
   onConnectionError?: (error: Error) => void;
 }
@@ -52,10 +55,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const { dialect, driver } = options.url
     ? await openPostgres(options.url, options)
     : openSqlite(options.dataDir);
-  const onQuery = options.onQuery;
+  const { onQuery, onQueryEvent } = options;
+  // Without an observer kysely neither times nor logs statements.
   const db = new Kysely<Database>({
     dialect: driver,
-    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+    ...(onQuery || onQueryEvent
+      ? {
+          log: (event: LogEvent) => {
+            onQuery?.(event.query.sql);
+            onQueryEvent?.(event, dialect);
+          },
+        }
+      : {}),
   });
   try {
     await migrate(db, dialect, options.seedFile, options.url ? (options.schema ?? 'public') : undefined);

@@ -20,6 +20,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Working folder (where .env is looked for); a fresh empty one by default. */
   cwd?: string;
+  /** Modules loaded before main (node --import), e.g. a probe of what the process loads. */
+  preload?: string[];
 }
 
 export function scratchDir(): string {
@@ -27,7 +29,8 @@ export function scratchDir(): string {
 }
 
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+  const preload = (options.preload ?? []).flatMap((module) => ['--import', module]);
+  return spawn(process.execPath, ['--import', TSX, ...preload, MAIN, ...args], {
     cwd: options.cwd ?? scratchDir(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
   });

@@ -5,10 +5,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { raw } from './raw-http.js';
 
-export async function connectClient(baseUrl: string, token?: string): Promise<Client> {
+/** `headers` go with every request of the session (a `traceparent`, say). */
+export async function connectClient(
+  baseUrl: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: 'moviedb-mcp-tests', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
-    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+    requestInit: { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } },
   });
   await client.connect(transport);
   return client;
