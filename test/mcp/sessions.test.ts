@@ -7,7 +7,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { SessionRegistry } from '../../src/mcp/sessions.js';
-import { createMcpServer } from '../../src/mcp/mcp-server.js';
+import { createMcpServer, type McpServerDependencies } from '../../src/mcp/mcp-server.js';
 import { INITIALIZE, MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { openStream, raw } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
@@ -200,7 +200,7 @@ describe('the session registry', () => {
   const logger = createLogger('silent');
   const newSession = () => {
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => 'x' });
-    const server = createMcpServer({ operations: [], runTool: (() => undefined) as never, logger });
+    const server = createMcpServer({ operations: [], logger } as unknown as McpServerDependencies);
     return { transport, server, owner: null };
   };
 
