@@ -66,8 +66,7 @@ export function withTruncationMarker(outputSchema: JsonSchema): JsonSchema {
       ...outputSchema.properties,
       truncated: {
         type: 'object',
-        description:
-          'Only when the answer was cut to fit the size budget: items returned, total, and the arguments that fetch the rest.',
+        description: 'Only when cut to fit the size budget: call again with nextArguments for the rest.',
         properties: {
           returned: { type: 'integer' },
           total: { type: 'integer' },

@@ -6,7 +6,7 @@
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient } from '../helpers/mcp.js';
+import { connectClient, MCP_HEADERS } from '../helpers/mcp.js';
 import { connectModernClient } from '../helpers/mcp-modern.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -212,5 +212,36 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
       );
       expect(unknown.code).toBe(-32602);
     });
+  });
+});
+
+describe('resources in stateless mode (a fresh server per 2025 request)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { MCP_MODE: 'stateless' } });
+  });
+  afterAll(() => server.stop());
+
+  const post = async (method: string, params: Record<string, unknown>) => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params }),
+    });
+    return (await response.json()) as {
+      result?: Record<string, unknown>;
+      error?: { code: number; data?: unknown };
+    };
+  };
+
+  it('reads answer as in a session: a movie, and -32002 for an unknown one', async () => {
+    const movie = await post('resources/read', { uri: 'moviedb://movies/2' });
+    expect(JSON.stringify(movie.result)).toContain('The Godfather');
+    expect((await post('resources/read', { uri: 'moviedb://movies/999999' })).error).toMatchObject({
+      code: -32002,
+      data: { uri: 'moviedb://movies/999999' },
+    });
+    const prompt = await post('prompts/get', { name: 'plan-movie-night', arguments: { mood: 'COMEDY' } });
+    expect(JSON.stringify(prompt.result)).toContain('{\\"mood\\":\\"COMEDY\\"}');
   });
 });
