@@ -108,12 +108,19 @@ export async function executeIdempotently(
   const fingerprint = fingerprintOf(call);
   const deadline = Date.now() + (context.timeoutMs ?? context.store.policy.defaultTimeoutMs);
 
-  /** The stored answer for this key, waiting while its first call runs; NO_ANSWER when there is none. */
+  /**
+   * The stored answer for this key, waiting while its first call runs; NO_ANSWER when there is none. A
+   * lookup under the store policy (deadline, circuit, read retries), not counted as an execution attempt.
+   */
   const storedAnswer = () =>
     executeWithinPolicy(
-      { ...context, timeoutMs: Math.max(1, deadline - Date.now()) },
+      {
+        ...context,
+        execution: { attempts: 0, commit: 'none' },
+        timeoutMs: Math.max(1, deadline - Date.now()),
+      },
       OperationTypeNode.QUERY,
-      async (ctx) => {
+      async ({ signal }) => {
         for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
           const row = await keys.find(id).catch((error: unknown) => {
             if (isTransientStoreError(error))
@@ -133,7 +140,7 @@ export async function executeIdempotently(
             );
           }
           if (row.result !== null) {
-            ctx.execution.replayed = true;
+            context.execution.replayed = true;
             return revive(row.result);
           }
           if (Date.parse(row.created_at) < Date.now() - ANSWER_LOST_AFTER_MS) {
@@ -143,7 +150,7 @@ export async function executeIdempotently(
               { retryable: false, writeOutcome: 'applied' },
             );
           }
-          await sleep(delay, undefined, { signal: ctx.signal });
+          await sleep(delay, undefined, { signal });
         }
       },
     );
@@ -164,7 +171,12 @@ export async function executeIdempotently(
   if (held) {
     // A repeat committed first: its answer is the answer (this call wrote nothing).
     const answer = await storedAnswer();
-    return answer === NO_ANSWER ? failure('UNAVAILABLE', 'Try the call again', { retryable: true }) : answer;
+    if (answer !== NO_ANSWER) return answer;
+    return failure(
+      'UNAVAILABLE',
+      'Another call with this idempotency key was being answered, and its answer is gone: call again',
+      { retryable: true },
+    );
   }
   if (reservation.phase !== 'none') {
     // The key committed (or may have) with the write: keep the answer for repeats, deadline or not.

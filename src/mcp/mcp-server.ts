@@ -136,6 +136,7 @@ function readerOf(ctx: ServerContext, deps: McpServerDependencies) {
     clientAddress: clientAddressOf(authInfo),
     requestId,
     signal: ctx.mcpReq.signal,
+    // The HTTP request's logger carries its requestId, so audit lines join the access line.
     logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
       mcpRequestId: requestId,
       sessionId: ctx.sessionId,
