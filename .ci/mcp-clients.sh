@@ -69,7 +69,7 @@ HOOK
 # (the suite's own tools, prompts, resources or completions), never a check our tools could pass.
 node -e '
   const fs = require("fs"), path = require("path");
-  const fixture = /Unknown tool: (test_|json_schema)|Not testable|Method not found|not found\. Available tools|InputRequiredResult|Prerequisite failed/;
+  const fixture = /Unknown tool: (test_|json_schema)|Unknown prompt: test_|Resource not found: test:\/\/|Not testable|Method not found|not found\. Available tools|InputRequiredResult|Prerequisite failed/;
   let ok = 0, fixtures = 0, other = [];
   for (const dir of fs.readdirSync(process.argv[1])) {
     for (const check of JSON.parse(fs.readFileSync(path.join(process.argv[1], dir, "checks.json"), "utf8"))) {

@@ -99,6 +99,11 @@ const envSchema = z.object({
   MCP_RESUME_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /**
+   * Longest structuredContent of a tool answer, in characters of JSON (the text block repeats it): a list
+   * answer over it is cut at a page boundary with a `truncated` marker naming the arguments for the rest.
+   */
+  MCP_RESULT_MAX_CHARS: z.coerce.number().int().min(500).max(10000000).default(40000),
   // Deadlines and recovery: one policy for /graphql and every tool (src/store/store-policy.ts).
   /** Deadline of one /graphql operation; past it the answer is a TIMEOUT error and the work is abandoned. */
   GRAPHQL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
@@ -243,6 +248,7 @@ export interface Config {
     sessionIdleMs: number;
     resumeWindowMs: number;
     toolTimeoutMs: number;
+    resultMaxChars: number;
     maxSessionsPerUser: number;
     maxSessionsPerAddress: number;
     maxArgumentDepth: number;
@@ -425,6 +431,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionIdleMs: e.MCP_SESSION_IDLE_SECONDS * 1000,
       resumeWindowMs: e.MCP_RESUME_WINDOW_SECONDS * 1000,
       toolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS,
+      resultMaxChars: e.MCP_RESULT_MAX_CHARS,
       // A per-principal cap above the global one would be no cap at all.
       maxSessionsPerUser: Math.min(e.MCP_MAX_SESSIONS_PER_USER, e.MCP_MAX_SESSIONS),
       maxSessionsPerAddress: Math.min(e.MCP_MAX_SESSIONS_PER_ADDRESS, e.MCP_MAX_SESSIONS),

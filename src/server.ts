@@ -16,6 +16,9 @@ import { answerClientErrors } from './http/answer-client-errors.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
+import { createConfirmationSigner } from './mcp/confirm-call.js';
+import { createPrompts } from './mcp/prompts.js';
+import { createResources } from './mcp/resources.js';
 import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
@@ -82,10 +85,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     readRetries: config.resilience.readRetries,
     onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
   });
-  const tokens = createTokenService({
-    ...config.jwt,
-    secret: resolveJwtSecret(config.jwt.secret, config.dataDir),
-  });
+  const jwtSecret = resolveJwtSecret(config.jwt.secret, config.dataDir);
+  const tokens = createTokenService({ ...config.jwt, secret: jwtSecret });
+  // Signed with a key derived from the JWT secret, so every replica verifies what any replica issued.
+  const confirmations = createConfirmationSigner(jwtSecret);
   // Signatures are remembered for a minute; whether the account still exists is asked on every request.
   const verifier = withAccountCheck(
     withVerificationCache(
@@ -110,14 +113,19 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     config.rateLimits,
     redis ? createRedisRateLimiterFactory(redis.client, config.redis.keyPrefix) : undefined,
   );
+  const context = { store, tokens, limits };
   const toolRunner = createToolRunner({
     executor,
-    context: { store, tokens, limits },
+    context,
     operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
     onToolCall: metrics.observeToolCall,
+    confirmations,
+    resultMaxChars: config.mcp.resultMaxChars,
   });
   const runTool = tracing ? tracing.traceToolRunner(toolRunner) : toolRunner;
+  const resources = createResources({ executor, context, timeoutMs: config.mcp.toolTimeoutMs });
+  const prompts = createPrompts(schema);
   // 2025-era sessions: in Redis with REDIS_URL (any replica serves them), else in this process.
   const state = createSharedState({
     caps: {
@@ -138,7 +146,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     tokens,
     executor,
     verifier,
-    mcp: { server: { operations, runTool, logger }, state, oauthIssuer: config.oauth?.issuer },
+    mcp: {
+      server: { operations, runTool, logger, confirmations, resources, prompts },
+      state,
+      oauthIssuer: config.oauth?.issuer,
+    },
     metrics,
     limits,
     drain,

@@ -43,6 +43,35 @@ export async function callTool<T = unknown>(
   };
 }
 
+/**
+ * A tool that asks before acting, as a client without elicitation meets it: the first call answers a
+ * confirmationToken (a BAD_REQUEST tool error), the second, with it, acts. An answer without a token
+ * (NOT_FOUND, UNAUTHORIZED…) is returned as it is.
+ */
+export async function callConfirmed<T = unknown>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult & { structuredContent: Envelope<T> }> {
+  const first = await callTool<T>(client, name, args);
+  const token = first.structuredContent.errors[0]?.extensions?.confirmationToken;
+  if (typeof token !== 'string') return first;
+  return callTool<T>(client, name, { ...args, confirmationToken: token });
+}
+
+/** The arguments plus the confirmationToken the tool's first (asking) answer gives for them. */
+export async function withConfirmation(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const asked = await callTool(client, name, args);
+  const token = asked.structuredContent.errors[0]?.extensions?.confirmationToken;
+  if (typeof token !== 'string')
+    throw new Error(`${name} did not ask: ${JSON.stringify(asked.structuredContent)}`);
+  return { ...args, confirmationToken: token };
+}
+
 /** The JSON-RPC headers a raw client must send to /mcp. */
 export const MCP_HEADERS = {
   'content-type': 'application/json',

@@ -31,6 +31,9 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
 
 export interface TestServer extends RunningServer {
   dialect: TestDialect;
+  /** This server's own SQLite folder and PostgreSQL schema (a second replica can be pointed at them). */
+  dataDir: string;
+  schemaName: string;
   graphql<T = Record<string, unknown>>(
     query: string,
     variables?: Record<string, unknown>,
@@ -110,6 +113,8 @@ export async function startTestServer(
   return {
     ...server,
     dialect,
+    dataDir,
+    schemaName,
     graphql,
     login,
     async newUser() {
