@@ -1,14 +1,23 @@
 /** A real MCP SDK client over Streamable HTTP, connected to a test server. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { raw } from './raw-http.js';
 
-export async function connectClient(baseUrl: string, token?: string): Promise<Client> {
+/** `options`: the transport's own (a fetch of the test's, reconnection timing), beside the token. */
+export async function connectClient(
+  baseUrl: string,
+  token?: string,
+  options: Pick<StreamableHTTPClientTransportOptions, 'fetch' | 'reconnectionOptions'> = {},
+): Promise<Client> {
   const client = new Client({ name: 'moviedb-mcp-tests', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+    ...options,
   });
   await client.connect(transport);
   return client;
