@@ -72,6 +72,12 @@ async function main(): Promise<number> {
 
   const env = clusterEnv();
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'moviedb-cluster-'));
+  // Handlers go in before anything starts: a signal while starting still stops what was started.
+  let signalled: string | undefined;
+  let onSignal: (signal: string) => void = (signal) => (signalled ??= signal);
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
   let cluster: Cluster;
   try {
     cluster = await startCluster({ env, port, workDir });
@@ -80,32 +86,31 @@ async function main(): Promise<number> {
     console.error(`the cluster did not start: ${error instanceof Error ? error.message : String(error)}`);
     return error instanceof ConfigError ? EXIT.CONFIG : EXIT.UNAVAILABLE;
   }
-  console.log(describe(cluster, env, workDir));
+  if (!signalled) console.log(describe(cluster, env, workDir));
 
   let stopping = false;
   for (const replica of cluster.replicas) {
     void replica.exited.then((how) => {
-      if (!stopping)
-        console.log(`${replica.name} (pid ${replica.pid}) exited (${how}); the other replicas serve on`);
+      if (!stopping) console.log(`${replica.name} (pid ${replica.pid}) exited (${how}); the others serve on`);
     });
   }
   return new Promise((resolve) => {
-    const stop = (signal: string, code: number = EXIT.OK) => {
+    const stop = (why: string, code: number = EXIT.OK) => {
       if (stopping) return;
       stopping = true;
-      console.log(`${signal}: stopping nginx and draining the replicas…`);
+      console.log(`${why}: stopping nginx and draining the replicas…`);
       void cluster.stop().then(() => {
         rmSync(workDir, { recursive: true, force: true });
         console.log('stopped');
         resolve(code);
       });
     };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    onSignal = stop;
+    if (signalled) stop(signalled);
     void cluster.nginx.exited.then((how) => {
       if (stopping) return;
       console.error(`nginx exited (${how}); stopping the cluster`);
-      stop('nginx exit', EXIT.FAILURE);
+      stop('nginx exited', EXIT.FAILURE);
     });
   });
 }
