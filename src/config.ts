@@ -95,6 +95,8 @@ const envSchema = z.object({
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
   /** A session unused for this long is closed. */
   MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
+  /** How long a cut tools/call response stream of a 2025 session can be resumed (GET + Last-Event-ID). */
+  MCP_RESUME_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   // Deadlines and recovery: one policy for /graphql and every tool (src/store/store-policy.ts).
@@ -226,6 +228,7 @@ export interface Config {
     allowedHosts?: string[];
     maxSessions: number;
     sessionIdleMs: number;
+    resumeWindowMs: number;
     toolTimeoutMs: number;
     maxSessionsPerUser: number;
     maxSessionsPerAddress: number;
@@ -397,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedHosts: e.MCP_ALLOWED_HOSTS ? list(e.MCP_ALLOWED_HOSTS) : undefined,
       maxSessions: e.MCP_MAX_SESSIONS,
       sessionIdleMs: e.MCP_SESSION_IDLE_SECONDS * 1000,
+      resumeWindowMs: e.MCP_RESUME_WINDOW_SECONDS * 1000,
       toolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS,
       // A per-principal cap above the global one would be no cap at all.
       maxSessionsPerUser: Math.min(e.MCP_MAX_SESSIONS_PER_USER, e.MCP_MAX_SESSIONS),

@@ -16,13 +16,13 @@ import { answerClientErrors } from './http/answer-client-errors.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
-import { SessionRegistry } from './mcp/sessions.js';
 import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
 import { createRedisConnection } from './limits/redis-connection.js';
 import { createRedisRateLimiterFactory } from './limits/redis-rate-limiter-factory.js';
+import { createSharedState } from './shared-state/shared-state.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 
@@ -110,12 +110,17 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
     onToolCall: metrics.observeToolCall,
   });
-  const sessions = new SessionRegistry({
-    maxSessions: config.mcp.maxSessions,
-    maxPerUser: config.mcp.maxSessionsPerUser,
-    maxPerAddress: config.mcp.maxSessionsPerAddress,
-    idleMs: config.mcp.sessionIdleMs,
+  // 2025-era sessions: in Redis with REDIS_URL (any replica serves them), else in this process.
+  const state = createSharedState({
+    caps: {
+      maxSessions: config.mcp.maxSessions,
+      maxPerUser: config.mcp.maxSessionsPerUser,
+      maxPerAddress: config.mcp.maxSessionsPerAddress,
+      idleMs: config.mcp.sessionIdleMs,
+    },
+    resumeWindowMs: config.mcp.resumeWindowMs,
     logger,
+    redis: redis && { client: redis.client, namespace: config.redis.keyPrefix },
   });
   const drain = createDrainGate();
   const app = createApp({
@@ -125,7 +130,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     tokens,
     executor,
     verifier,
-    mcp: { server: { operations, runTool, logger }, sessions, oauthIssuer: config.oauth?.issuer },
+    mcp: { server: { operations, runTool, logger }, state, oauthIssuer: config.oauth?.issuer },
     metrics,
     limits,
     drain,
@@ -155,7 +160,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       });
     });
   } catch (error) {
-    await sessions.closeAll();
+    await state.close();
     await redis?.close();
     await handle.close();
     throw error;
@@ -165,7 +170,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   logger.info({ url, port, host: config.host, database: handle.dialect }, 'listening');
 
   let closing: Promise<void> | undefined;
-  // Sessions close only after the requests on them finished: closing them first reset in-flight calls.
+  // Sessions close only after the requests on them finished (in Redis they stay, for the other replicas).
   async function drainAndClose(): Promise<void> {
     drain.stopReadiness();
     logger.info({ delayMs: config.shutdown.delayMs }, 'draining: not ready');
@@ -173,7 +178,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const pending = drain.inFlight();
     const settled = await drain.settle(config.shutdown.graceMs);
     logger.info({ waitedFor: pending, settled, cut: drain.inFlight() }, 'draining: requests finished');
-    await sessions.closeAll();
+    await state.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;

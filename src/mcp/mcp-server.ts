@@ -69,6 +69,12 @@ function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
   return typeof address === 'string' ? address : undefined;
 }
 
+/** The 2025 session a request belongs to, which our HTTP layer put beside the identity (served per request). */
+function sessionIdOf(authInfo: AuthInfo | undefined): string | undefined {
+  const id = authInfo?.extra?.sessionId;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** The HTTP request's logger our HTTP layer put beside the identity: bound to its requestId. */
 function requestLoggerOf(authInfo: AuthInfo | undefined): Logger | undefined {
   return authInfo?.extra?.logger as Logger | undefined;
@@ -136,7 +142,7 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
         // The HTTP request's logger carries its requestId, so audit lines join the access line.
         logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
           mcpRequestId: requestId,
-          sessionId: ctx.sessionId,
+          sessionId: ctx.sessionId ?? sessionIdOf(authInfo),
         }),
         sendProgress:
           progressToken === undefined

@@ -119,7 +119,8 @@ function expectFullAnswers(mcp: RawResponse[], graphql: RawResponse[]): void {
   for (const [i, response] of mcp.entries()) {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/text\/event-stream/);
-    const data = /^data: (.*)$/m.exec(response.body)?.[1];
+    // The first event of a resumable call stream is the priming event, with empty data.
+    const data = /^data: (.+)$/m.exec(response.body)?.[1];
     expect(JSON.parse(data!)).toMatchObject({
       id: 100 + i,
       result: { isError: false, structuredContent: { data: { title: TITLE } } },
