@@ -3,7 +3,8 @@
  * two replicas (separate processes) behind nginx with round robin and no affinity, on PostgreSQL and
  * Redis. A 2025 session is served by both replicas in turn; a 2026-07-28 client too; a 2025 call whose
  * response stream is cut resumes with Last-Event-ID on the other replica; a replica killed with SIGKILL
- * while it runs a call loses no session and leaves no call hanging; a rate limit holds across both; and
+ * while it runs calls loses no session and leaves no call hanging, and nginx does not re-send the write it
+ * held to the survivor (a POST that reached a replica is never retried); a rate limit holds across both; and
  * 1,000 concurrent writes spread over both leave exactly 1,000 rows. Figures are printed as they are
  * measured. Needs nginx, TEST_DATABASE_URL and TEST_REDIS_URL; without them the tests are skipped with a
  * message, unless REQUIRE_CLUSTER=1 (CI sets it), where that fails.
@@ -14,7 +15,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterPrerequisites, startTestCluster, type TestCluster } from '../helpers/cluster.js';
 import { callTool, connectClient, type Envelope } from '../helpers/mcp.js';
-import { connectModernClient } from '../helpers/mcp-modern.js';
+import { connectModernClient, modernRequest } from '../helpers/mcp-modern.js';
 import { classificationOf } from '../helpers/server.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -259,12 +260,36 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
   });
 
   // Last: it leaves one replica.
-  it('SIGKILL of the replica running a call: the call fails cleanly within bounds, its retry succeeds, no session is lost', async () => {
-    const { token } = await cluster.newUser();
+  it('SIGKILL of a replica running calls: a 2025 call fails cleanly within bounds and its retry succeeds, no session is lost; a 2026 write fails, is not re-sent, and its retry goes to the survivor', async () => {
+    const { token, username } = await cluster.newUser();
     // Several sessions, opened in turn so that both replicas created some.
     const clients: Client[] = [];
     for (let i = 0; i < 4; i += 1)
       clients.push(await connectClient(cluster.url, token, { reconnectionOptions: QUICK_RECONNECT }));
+    const write2026 = async (movieId: string) => {
+      const { headers, body } = modernRequest(1, 'tools/call', {
+        name: 'addToWatchlist',
+        arguments: { subject: { movieId } },
+      });
+      const response = await fetch(`${cluster.url}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${token}` },
+        body,
+      });
+      const answer = (await response.json()) as {
+        result?: { isError?: boolean };
+        error?: { data?: unknown };
+      };
+      return { movieId, status: response.status, body: answer };
+    };
+    const rowsFor = async (movieId: string) =>
+      (
+        await cluster.query(
+          `select 1 from watchlist_items w join users u on u.id = w.user_id
+            where u.username = $1 and w.movie_id = $2`,
+          [username, Number(movieId)],
+        )
+      ).length;
     try {
       const traps = cluster.databaseProxies.map((proxy, index) =>
         proxy.stallOn(REVIEWS_QUERY).then(() => index),
@@ -277,8 +302,17 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
       const running = await Promise.race(traps);
       cluster.databaseProxies.forEach((proxy) => proxy.disarm());
       const victim = cluster.replicas[running]!;
+      // Two 2026-07-28 writes at once: round robin gives one to each replica; the survivor answers its
+      // one, the victim's stalled database holds the other.
+      const writes = [write2026('20'), write2026('21')];
+      const answeredFirst = await Promise.race(writes);
+      expect(answeredFirst.status).toBe(200);
+      const held = writes[answeredFirst.movieId === '20' ? 1 : 0]!;
+
       victim.signal('SIGKILL');
       expect(await victim.exited).toBe('SIGKILL');
+      // Its connections to PostgreSQL close once bytes move again (its transactions roll back).
+      cluster.databaseProxies[running]!.resume();
 
       const { result, error } = await outcome;
       const settledMs = Date.now() - started;
@@ -294,12 +328,25 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).data).toMatchObject({ classification: 'UNAVAILABLE' });
       expect(result).toBeUndefined();
-
       const retry = await callTool<{ reviewCount: number }>(clients[0]!, 'summarizeMovieReviews', {
         movieId: '1',
       });
       expect(retry.isError).toBe(false);
       expect(retry.structuredContent.data.reviewCount).toBe(8);
+
+      // The 2026 write the victim held: nginx answers UNAVAILABLE (JSON-RPC) and does not re-send the
+      // POST to the survivor; nothing was written; sent again, it goes to the survivor and applies once.
+      const lostWrite = await held;
+      expect(lostWrite.status).toBe(503);
+      expect(lostWrite.body.error?.data).toMatchObject({ classification: 'UNAVAILABLE' });
+      expect(await rowsFor(lostWrite.movieId)).toBe(0);
+      const again = await write2026(lostWrite.movieId);
+      expect(again.status).toBe(200);
+      expect(again.body.result?.isError).toBe(false);
+      expect(await rowsFor(lostWrite.movieId)).toBe(1);
+      console.log(
+        `[cluster] SIGKILL: the 2026 write held there answered ${lostWrite.status} UNAVAILABLE, was not re-sent (0 rows), its retry applied once (1 row)`,
+      );
 
       let lost = 0;
       for (const client of clients) {
