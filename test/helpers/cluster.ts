@@ -3,7 +3,8 @@
  * two replicas (`node dist/main.js`, separate processes a test can SIGKILL) behind nginx, on a fresh
  * PostgreSQL schema and a fresh Redis key prefix, both removed by stop(). Each replica reaches PostgreSQL
  * through a TCP proxy of its own, so a test can hold one replica's queries (and learn which replica runs a
- * call). Needs nginx, TEST_DATABASE_URL and TEST_REDIS_URL; `clusterPrerequisites` says what is missing.
+ * call). Needs nginx, TEST_DATABASE_URL and a Redis (TEST_REDIS_URL); `clusterPrerequisites` says what is
+ * missing.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,20 +21,18 @@ import {
 } from '../../scripts/cluster/start-cluster.js';
 import type { Env } from '../../src/config.js';
 import { createGraphQLClient, type GraphQLClient } from './graphql-client.js';
-import { deleteKeys, redisAnswers } from './redis.js';
+import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from './redis.js';
 import { TEST_JWT_SECRET } from './server.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
 
 /** What the cluster test needs and this machine lacks (empty: it can run). */
 export async function clusterPrerequisites(): Promise<string[]> {
   const missing: string[] = [];
   if (!findNginx()) missing.push(NGINX_INSTALL_HINT);
   if (!databaseUrl) missing.push('TEST_DATABASE_URL is not set (a PostgreSQL server)');
-  if (!redisUrl) missing.push('TEST_REDIS_URL is not set (a Redis server)');
-  else if (!(await redisAnswers(redisUrl))) missing.push(`no Redis answers at TEST_REDIS_URL ${redisUrl}`);
+  if (!(await redisAvailable())) missing.push(`no Redis answers at ${REDIS_URL} (TEST_REDIS_URL)`);
   return missing;
 }
 
@@ -65,7 +64,7 @@ export interface TestCluster extends GraphQLClient {
 export async function startTestCluster(env: Env = {}): Promise<TestCluster> {
   buildIfStale();
   const schema = `cluster_${randomBytes(6).toString('hex')}`;
-  const keyPrefix = `moviedb-test-cluster-${randomBytes(6).toString('hex')}`;
+  const keyPrefix = runPrefix();
   const workDir = mkdtempSync(path.join(tmpdir(), 'moviedb-cluster-test-'));
   const target = new URL(databaseUrl!);
   const databaseProxies = await Promise.all(
@@ -79,7 +78,7 @@ export async function startTestCluster(env: Env = {}): Promise<TestCluster> {
     await Promise.all(databaseProxies.map((proxy) => proxy.close()));
     await pool.query(`drop schema if exists "${schema}" cascade`);
     await pool.end();
-    await deleteKeys(redisUrl!, keyPrefix);
+    await dropKeys(keyPrefix);
     rmSync(workDir, { recursive: true, force: true });
   }
 
@@ -93,7 +92,7 @@ export async function startTestCluster(env: Env = {}): Promise<TestCluster> {
         JWT_SECRET: TEST_JWT_SECRET,
         LOG_LEVEL: 'info',
         DATABASE_SCHEMA: schema,
-        REDIS_URL: redisUrl,
+        REDIS_URL,
         REDIS_KEY_PREFIX: keyPrefix,
         // The whole test comes from 127.0.0.1: limits stay on (the shared one is under test) but only
         // what a test sets is within reach.

@@ -9,28 +9,22 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
-import { deleteKeys, redisAnswers } from '../helpers/redis.js';
+import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from '../helpers/redis.js';
 import { classificationOf, dialects, startTestServer, type TestServer } from '../helpers/server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const RUN_PREFIX = `moviedb-test-${randomBytes(6).toString('hex')}`;
+const RUN_PREFIX = runPrefix();
 const ME = '{ me { username } }';
 const LOGIN = 'mutation ($input: LoginInput!) { login(input: $input) { token } }';
 
-const available = await redisAnswers(REDIS_URL);
 // Naming a Redis (TEST_REDIS_URL, as .ci/run does) or running in CI makes a missing one a failure.
-if (!available && (process.env.CI === 'true' || process.env.TEST_REDIS_URL)) {
-  throw new Error(
-    `no Redis answers at ${REDIS_URL}: TEST_REDIS_URL or CI=true requires it (.ci/run starts it)`,
-  );
-}
+const available = await redisAvailable();
 if (!available) console.warn(`shared-limits tests skipped: no Redis answers at ${REDIS_URL}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterAll(async () => {
-  if (available) await deleteKeys(REDIS_URL, `${RUN_PREFIX}-`);
+  if (available) await dropKeys(`${RUN_PREFIX}-`);
 });
 
 describe.skipIf(!available).each(dialects)('rate limits shared through Redis on %s', (dialect) => {
