@@ -36,8 +36,10 @@ export interface ClusterOptions {
   port?: number;
   /** An existing folder for nginx's prefix, its generated configuration and every log. */
   workDir: string;
-  replicas?: number;
 }
+
+/** As in docker-compose.yml (app-1, app-2). */
+export const REPLICAS = 2;
 
 export interface ClusterProcess {
   name: string;
@@ -183,18 +185,17 @@ async function stopAll(processes: ClusterProcess[]): Promise<void> {
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const nginxBinary = findNginx();
   if (!nginxBinary) throw new Error(NGINX_INSTALL_HINT);
-  const count = options.replicas ?? 2;
-  const started: ClusterProcess[] = [];
-  // A last resort should the caller die without stop(): nothing outlives it.
-  const killAll = () => started.forEach((p) => p.signal('SIGKILL'));
-  process.once('exit', killAll);
-
   // Requests reach a replica through exactly one proxy: its X-Forwarded-For entry is the client's address.
   const fixed = { HOST: '127.0.0.1', TRUST_PROXY: '1' };
   // An invalid setting stops here, with the app's own message, before anything is started.
   const config = loadConfig({ ...options.env, ...fixed, PORT: '0' });
+
+  const started: ClusterProcess[] = [];
+  // A last resort should the caller die without stop(): nothing outlives it.
+  const killAll = () => started.forEach((p) => p.signal('SIGKILL'));
+  process.once('exit', killAll);
   try {
-    const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+    const ports = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
     const replicas: Replica[] = [];
     for (const [index, port] of ports.entries()) {
       const name = `app-${index + 1}`;

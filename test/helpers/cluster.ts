@@ -15,6 +15,7 @@ import {
   buildIfStale,
   findNginx,
   NGINX_INSTALL_HINT,
+  REPLICAS,
   startCluster,
   type Cluster,
   type Replica,
@@ -68,7 +69,7 @@ export async function startTestCluster(env: Env = {}): Promise<TestCluster> {
   const workDir = mkdtempSync(path.join(tmpdir(), 'moviedb-cluster-test-'));
   const target = new URL(databaseUrl!);
   const databaseProxies = await Promise.all(
-    [0, 1].map(() => startTcpProxy(target.hostname, Number(target.port || 5432))),
+    Array.from({ length: REPLICAS }, () => startTcpProxy(target.hostname, Number(target.port || 5432))),
   );
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
   let cluster: Cluster | undefined;
