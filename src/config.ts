@@ -173,8 +173,8 @@ const envSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300000).default(0),
   /** After the pre-stop delay, how long requests already received may take to finish before they are cut. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
-  // Shared state (issue 8): without REDIS_URL every counter stays in the process, as before.
-  /** redis:// or rediss:// URL: rate-limit counters are kept there, shared by every replica using it. */
+  // Shared state (issue 8): without REDIS_URL every counter and session stays in the process, as before.
+  /** redis:// or rediss:// URL: rate-limit counters and 2025 MCP sessions, shared by every replica using it. */
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')

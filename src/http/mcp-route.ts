@@ -4,9 +4,11 @@
  * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches,
  * 405 with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their
  * creator and capped per principal (429) and in total (least recently used idle one evicted, else 503),
- * bearer auth with RFC 9728 discovery, and cancellation in stateless mode. After these guards a
- * 2026-07-28 request goes to the SDK's per-request handler and a 2025-era one to the session or stateless
- * handling here (route-by-era.ts).
+ * bearer auth with RFC 9728 discovery, cancellation wherever the call runs, and resumable call streams.
+ * Sessions are records in the shared state (src/shared-state: in the process, or in Redis so that any
+ * replica serves any request), every request answered by a fresh server and transport. After these
+ * guards a 2026-07-28 request goes to the SDK's per-request handler and a 2025-era one to the session or
+ * stateless handling here (route-by-era.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';

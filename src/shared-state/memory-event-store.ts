@@ -1,8 +1,10 @@
 /**
  * Resumable streams kept by this process (no REDIS_URL): a client whose stream was cut resumes on the
- * same server. Bounded three ways: streams (least recently written dropped first), events per stream
- * (oldest dropped first), and time (a stream is forgotten MCP_RESUME_WINDOW_SECONDS after its last
- * event). Events replay in the order they were stored (the SDK's example store does not).
+ * same server. Bounded four ways: streams and their total size (least recently written dropped first),
+ * events per stream (oldest dropped first), and time (a stream is forgotten MCP_RESUME_WINDOW_SECONDS
+ * after its last event, DELIVERED_GRACE_MS once its response was read live). Events are kept as JSON
+ * text, several times smaller than the objects, and replay in the order they were stored (the SDK's
+ * example store does not).
  */
 import { LRUCache } from 'lru-cache';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
@@ -19,7 +21,9 @@ import {
 
 interface Stream {
   info: StreamInfo;
-  events: { seq: number; message: JSONRPCMessage }[];
+  events: { seq: number; json: string }[];
+  /** Characters of JSON held. */
+  size: number;
   next: number;
   leased: boolean;
   answered: boolean;
@@ -28,16 +32,25 @@ interface Stream {
 }
 
 const MAX_STREAMS = 10_000;
+/** Characters of stored JSON across all streams (one-byte strings: about as many bytes). */
+const MAX_TOTAL_SIZE = 32 * 1024 * 1024;
 
 export function createMemoryEventStore(retentionMs: number): ResumableEventStore {
-  const streams = new LRUCache<string, Stream>({ max: MAX_STREAMS, ttl: retentionMs });
+  const streams = new LRUCache<string, Stream>({
+    max: MAX_STREAMS,
+    maxSize: MAX_TOTAL_SIZE,
+    sizeCalculation: (stream) => Math.max(1, stream.size),
+    ttl: retentionMs,
+  });
 
   const wakeAll = (stream: Stream) => [...stream.waiters].forEach((wake) => wake());
 
   const append = (streamId: string, stream: Stream, message: JSONRPCMessage, ttl = retentionMs) => {
     const seq = stream.next++;
-    stream.events.push({ seq, message });
-    if (stream.events.length > MAX_EVENTS_PER_STREAM) stream.events.shift();
+    const json = JSON.stringify(message);
+    stream.events.push({ seq, json });
+    stream.size += json.length;
+    if (stream.events.length > MAX_EVENTS_PER_STREAM) stream.size -= stream.events.shift()!.json.length;
     streams.set(streamId, stream, { ttl });
     wakeAll(stream);
     return formatEventId(streamId, String(seq));
@@ -46,7 +59,10 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
   const eventsAfter = (streamId: string, after: number): StoredEvent[] =>
     (streams.get(streamId)?.events ?? [])
       .filter((event) => event.seq > after)
-      .map((event) => ({ id: formatEventId(streamId, String(event.seq)), message: event.message }));
+      .map((event) => ({
+        id: formatEventId(streamId, String(event.seq)),
+        message: JSON.parse(event.json) as JSONRPCMessage,
+      }));
 
   return {
     forCall(info, attached) {
@@ -58,6 +74,7 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
             (current?.id === streamId ? current.stream : undefined) ?? {
               info,
               events: [],
+              size: 0,
               next: 1,
               leased: true,
               answered: false,

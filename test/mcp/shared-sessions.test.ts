@@ -286,8 +286,8 @@ describe.skipIf(!available || !databaseUrl)('calls of a shared session held slow
     const intruder = await b.login('mara', 'password');
     a.proxy.stall();
     const running = post(a.server.url, sessionId, toolCall(7, 'getMovie', { id: '1' }));
-    await expect.poll(() => auditOf(a, 'getMovie').length, { timeout: 1000 }).toBe(0);
     await sleep(300);
+    expect(auditOf(a, 'getMovie')).toEqual([]);
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
     expect((await post(b.url, sessionId, cancel, intruder)).status).toBe(404);
     expect((await post(b.url, sessionId, cancel)).status).toBe(202);
