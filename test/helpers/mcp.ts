@@ -1,19 +1,32 @@
 /** A real MCP SDK client over Streamable HTTP, connected to a test server. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { raw } from './raw-http.js';
 
-/** `headers` go with every request of the session (a `traceparent`, say). */
+/**
+ * `options`: headers sent with every request of the session (a `traceparent`, say) and the transport's
+ * own options (a fetch of the test's, reconnection timing), beside the token.
+ */
 export async function connectClient(
   baseUrl: string,
   token?: string,
-  headers: Record<string, string> = {},
+  {
+    headers = {},
+    ...options
+  }: { headers?: Record<string, string> } & Pick<
+    StreamableHTTPClientTransportOptions,
+    'fetch' | 'reconnectionOptions'
+  > = {},
 ): Promise<Client> {
   const client = new Client({ name: 'moviedb-mcp-tests', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     requestInit: { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+    ...options,
   });
   await client.connect(transport);
   return client;
