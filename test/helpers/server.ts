@@ -48,7 +48,7 @@ export interface TestServer extends RunningServer {
 export interface TestServerOptions {
   env?: Env;
   logger?: Logger;
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export async function startTestServer(
