@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, GenreName, Movie, NewMovie, Person, TvShow } from './tables.js';
 import type { Dialect } from './database.js';
-import { substringMatch } from './substring-match.js';
+import { ftsPhrase, substringMatch } from './substring-match.js';
 
 export type MovieSortField = 'TITLE' | 'RELEASE_YEAR' | 'RATING' | 'RUNTIME';
 
@@ -49,6 +49,22 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
     return query;
   }
 
+  async function countMovies(q: MovieFilter): Promise<{ total: number | string | bigint }> {
+    const titleOnly =
+      !q.genre && q.minRating == null && q.maxRating == null && q.minYear == null && q.maxYear == null;
+    const phrase = q.titleContains && titleOnly ? ftsPhrase(dialect, q.titleContains) : undefined;
+    if (phrase === undefined) {
+      return filteredMovies(q)
+        .select((eb) => eb.fn.countAll().as('total'))
+        .executeTakeFirstOrThrow();
+    }
+    // The FTS table alone knows how many titles match (it holds one entry per movie).
+    const { rows } = await sql<{
+      total: number;
+    }>`select count(*) as total from movies_fts where movies_fts match ${phrase}`.execute(db);
+    return rows[0] ?? { total: 0 };
+  }
+
   return {
     async findMovies(q: MovieQuery): Promise<{ rows: Movie[]; total: number }> {
       const direction = q.descending ? sql`desc` : sql`asc`;
@@ -73,9 +89,7 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
           .offset(q.offset)
           .limit(q.limit)
           .execute(),
-        filteredMovies(q)
-          .select((eb) => eb.fn.countAll().as('total'))
-          .executeTakeFirstOrThrow(),
+        countMovies(q),
       ]);
       const found = ids.length > 0 ? await moviesByIds(ids.map((row) => row.id)) : [];
       const byId = new Map(found.map((movie) => [movie.id, movie]));

@@ -138,18 +138,20 @@ const usernamesUniqueIgnoringCase: Migration = {
 };
 
 /** The text columns searched by substring (`search`, `movies(filter: {titleContains})`). */
-export const SEARCHED_COLUMNS = [
+const SEARCHED_COLUMNS = [
   { table: 'movies', column: 'title' },
   { table: 'people', column: 'name' },
   { table: 'tv_shows', column: 'title' },
 ] as const;
 
 /**
- * Substring search served by an index, keeping the case-insensitive `like '%text%'` semantics:
- * - SQLite: an FTS5 table per searched column with the trigram tokenizer (any 3 characters are a token,
- *   so a phrase query is a substring query), kept in step with its table by triggers. It only narrows
- *   the candidates; the original `like` still decides (src/store/title-search.ts).
- * - PostgreSQL: a GIN pg_trgm index on `lower(column)`, which serves `lower(column) like …` itself.
+ * Substring search served by an index, with the case-insensitive `lower(column) like '%text%'` meaning
+ * search always had (src/store/substring-match.ts):
+ * - SQLite: an FTS5 table per searched column with the trigram tokenizer over `lower(column)`, case
+ *   sensitive (any 3 characters are a token, so a phrase query is a substring query). Matching the
+ *   lowered text against SQLite's own `lower()` of the column is exactly what that `like` does, so the
+ *   FTS answer needs no second check. Contentless (it stores only its index), kept in step by triggers.
+ * - PostgreSQL: a GIN pg_trgm index on `lower(column)`, which serves that `like` as it stands.
  *   Extension objects live in one schema of the database: pg_trgm is used wherever it is installed,
  *   or installed in `public`, never in this app's own schema (tests drop theirs with CASCADE, which
  *   would take the extension and every other schema's indexes with it).
@@ -168,19 +170,24 @@ function substringSearch(dialect: Dialect): Migration {
       }
       for (const { table, column } of SEARCHED_COLUMNS) {
         const fts = sql.raw(`${table}_fts`);
-        const name = (suffix: string) => sql.raw(`${table}_fts_${suffix}`);
+        const trigger = (suffix: string) => sql.raw(`${table}_fts_${suffix}`);
         const col = sql.raw(column);
-        await sql`create virtual table ${fts} using fts5(${col}, content=${sql.lit(table)}, content_rowid='id', tokenize='trigram')`.execute(
+        await sql`create virtual table ${fts} using fts5(${col}, content='', tokenize='trigram case_sensitive 1')`.execute(
           db,
         );
-        await sql`create trigger ${name('insert')} after insert on ${sql.table(table)} begin
-          insert into ${fts}(rowid, ${col}) values (new.id, new.${col}); end`.execute(db);
-        await sql`create trigger ${name('delete')} after delete on ${sql.table(table)} begin
-          insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, old.${col}); end`.execute(db);
-        await sql`create trigger ${name('update')} after update of ${col} on ${sql.table(table)} begin
-          insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, old.${col});
-          insert into ${fts}(rowid, ${col}) values (new.id, new.${col}); end`.execute(db);
-        await sql`insert into ${fts}(${fts}) values ('rebuild')`.execute(db);
+        // A contentless table forgets a row by being told the values it indexed.
+        await sql`create trigger ${trigger('insert')} after insert on ${sql.table(table)} begin
+          insert into ${fts}(rowid, ${col}) values (new.id, lower(new.${col})); end`.execute(db);
+        await sql`create trigger ${trigger('delete')} after delete on ${sql.table(table)} begin
+          insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, lower(old.${col})); end`.execute(
+          db,
+        );
+        await sql`create trigger ${trigger('update')} after update of ${col} on ${sql.table(table)} begin
+          insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, lower(old.${col}));
+          insert into ${fts}(rowid, ${col}) values (new.id, lower(new.${col})); end`.execute(db);
+        await sql`insert into ${fts}(rowid, ${col}) select id, lower(${col}) from ${sql.table(table)}`.execute(
+          db,
+        );
       }
     },
   };

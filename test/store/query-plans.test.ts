@@ -80,7 +80,8 @@ const HOT_OPERATIONS: HotOperation[] = [
         serves: 'condition',
       },
       {
-        statement: /^select count\(\*\) as "total" from "movies" where/,
+        // SQLite counts in the FTS table alone.
+        statement: /^select count\(\*\) as "?total"? from "?movies(_fts)?"? where/,
         index: { sqlite: 'movies_fts', postgres: 'movies_title_trgm_idx' },
         serves: 'condition',
       },
