@@ -47,7 +47,7 @@ export interface RunningServer {
 export interface ServerOptions {
   logger?: Logger;
   /** Observes every SQL statement (tests count queries with it). */
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {

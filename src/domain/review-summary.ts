@@ -1,6 +1,6 @@
 /**
- * Turns a movie's reviews into the agent-facing summary of SPEC section 5. Pure: the same reviews always
- * give the same summary, so it is tested without a database.
+ * Turns a movie's review statistics into the agent-facing summary of SPEC section 5. Pure: the same
+ * statistics always give the same summary, so it is tested without a database.
  */
 
 export interface ReviewSummary {
@@ -13,6 +13,20 @@ export interface ReviewSummary {
 /** Fewer reviews than this give an average but no verdict: two opinions are not a consensus. */
 export const MIN_REVIEWS_FOR_SUMMARY = 3;
 export const MAX_THEMES = 5;
+/**
+ * Themes come from this many of the newest comments: what reviewers say now, at a cost that does not
+ * grow with a movie's popularity (a movie with 5,000 reviews would otherwise be read in full each time).
+ */
+export const THEME_SAMPLE_SIZE = 100;
+
+/** What the summary is built from; the store computes count and total in SQL. */
+export interface ReviewStats {
+  reviewCount: number;
+  /** Sum of the scores: the average is this over the count, divided once, as a double. */
+  scoreTotal: number;
+  /** The newest comments first, at most THEME_SAMPLE_SIZE of them. */
+  recentComments: readonly (string | null)[];
+}
 
 const STOP_WORDS = new Set(
   `a about above after again against all almost also am an and any are as at be because been before being
@@ -47,13 +61,11 @@ export function extractThemes(comments: readonly (string | null)[], limit = MAX_
     .map((entry) => entry.word);
 }
 
-export function summarizeReviews(
-  reviews: readonly { score: number; comment: string | null }[],
-): ReviewSummary {
-  const reviewCount = reviews.length;
+export function summarizeReviews(stats: ReviewStats): ReviewSummary {
+  const { reviewCount } = stats;
   if (reviewCount === 0) return { reviewCount, summary: null, themes: [], averageScore: null };
-  const averageScore = reviews.reduce((sum, r) => sum + r.score, 0) / reviewCount;
+  const averageScore = stats.scoreTotal / reviewCount;
   if (reviewCount < MIN_REVIEWS_FOR_SUMMARY) return { reviewCount, summary: null, themes: [], averageScore };
   const summary = `Reviewers are ${verdict(averageScore)} overall, with an average score of ${averageScore.toFixed(1)} out of 10 from ${reviewCount} reviews.`;
-  return { reviewCount, summary, themes: extractThemes(reviews.map((r) => r.comment)), averageScore };
+  return { reviewCount, summary, themes: extractThemes(stats.recentComments), averageScore };
 }

@@ -163,6 +163,111 @@ const idempotencyKeys: Migration = {
   },
 };
 
+/** The text columns searched by substring (`search`, `movies(filter: {titleContains})`). */
+const SEARCHED_COLUMNS = [
+  { table: 'movies', column: 'title' },
+  { table: 'people', column: 'name' },
+  { table: 'tv_shows', column: 'title' },
+] as const;
+
+/**
+ * Substring search served by an index, with the case-insensitive `lower(column) like '%text%'` meaning
+ * search always had (src/store/substring-match.ts):
+ * - SQLite: an FTS5 table per searched column with the trigram tokenizer over `lower(column)`, case
+ *   sensitive (any 3 characters are a token, so a phrase query is a substring query). Matching the
+ *   lowered text against SQLite's own `lower()` of the column is exactly what that `like` does, so the
+ *   FTS answer needs no second check. Contentless (it stores only its index), kept in step by triggers.
+ * - PostgreSQL: a GIN pg_trgm index on `lower(column)`, which serves that `like` as it stands.
+ *   Extension objects live in one schema of the database: pg_trgm is used wherever it is installed,
+ *   or installed in `public`, never in this app's own schema (tests drop theirs with CASCADE, which
+ *   would take the extension and every other schema's indexes with it).
+ */
+function substringSearch(dialect: Dialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      if (dialect === 'postgres') {
+        const opclass = sql.raw(`${await trigramSchema(db)}.gin_trgm_ops`);
+        for (const { table, column } of SEARCHED_COLUMNS) {
+          await sql`create index ${sql.raw(`${table}_${column}_trgm_idx`)} on ${sql.table(table)} using gin (lower(${sql.ref(column)}) ${opclass})`.execute(
+            db,
+          );
+        }
+        return;
+      }
+      for (const { table, column } of SEARCHED_COLUMNS) {
+        const fts = sql.raw(`${table}_fts`);
+        const trigger = (suffix: string) => sql.raw(`${table}_fts_${suffix}`);
+        const col = sql.raw(column);
+        await sql`create virtual table ${fts} using fts5(${col}, content='', tokenize='trigram case_sensitive 1')`.execute(
+          db,
+        );
+        // A contentless table forgets a row by being told the values it indexed.
+        await sql`create trigger ${trigger('insert')} after insert on ${sql.table(table)} begin
+          insert into ${fts}(rowid, ${col}) values (new.id, lower(new.${col})); end`.execute(db);
+        await sql`create trigger ${trigger('delete')} after delete on ${sql.table(table)} begin
+          insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, lower(old.${col})); end`.execute(
+          db,
+        );
+        await sql`create trigger ${trigger('update')} after update of ${col} on ${sql.table(table)} begin
+          insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, lower(old.${col}));
+          insert into ${fts}(rowid, ${col}) values (new.id, lower(new.${col})); end`.execute(db);
+        await sql`insert into ${fts}(rowid, ${col}) select id, lower(${col}) from ${sql.table(table)}`.execute(
+          db,
+        );
+      }
+    },
+  };
+}
+
+/** The schema holding pg_trgm, installing it in `public` when no schema has it yet. */
+async function trigramSchema(db: AnyDb): Promise<string> {
+  const find = () =>
+    sql<{
+      schema: string;
+    }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
+      db,
+    );
+  let found = (await find()).rows[0];
+  if (!found) {
+    await sql`create extension if not exists pg_trgm with schema public`.execute(db);
+    found = (await find()).rows[0];
+  }
+  if (!found) throw new Error('pg_trgm could not be installed');
+  return `"${found.schema.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Indexes for the hot queries at catalogue scale (100,000 movies, 1,000,000 reviews), each matching its
+ * query's shape exactly (src/store/catalog.ts, reviews.ts, watchlist.ts; test/store/query-plans.test.ts
+ * checks the plans). Titles sort byte-wise as `lower(title)` (`collate "C"` on PostgreSQL).
+ */
+function queryIndexes(dialect: Dialect): Migration {
+  // PostgreSQL reads an index alone (an index-only scan) only when it holds every column the query
+  // names: `lower(title)` is not `title`, so the title rides along (SQLite reads expressions as stored).
+  const [titleKey, withTitle] =
+    dialect === 'postgres'
+      ? [sql`lower(title) collate "C"`, sql` include (title)`]
+      : [sql`lower(title)`, sql``];
+  return {
+    async up(db: AnyDb) {
+      // Paging by title, all movies or one genre: a page's ids come from the index alone, in order.
+      await sql`create index movies_title_idx on movies (${titleKey}, id)${withTitle}`.execute(db);
+      await sql`create index movies_genre_title_idx on movies (genre, ${titleKey}, id)${withTitle}`.execute(
+        db,
+      );
+      // Recommendations read each genre's best rated first and stop at ten (rating desc, id asc).
+      await db.schema.dropIndex('movies_genre_rating_idx').execute();
+      await sql`create index movies_genre_rating_idx on movies (genre, rating desc, id)`.execute(db);
+      // A movie's review count and score total from the index alone; its newest reviews in order.
+      await db.schema.dropIndex('reviews_movie_idx').execute();
+      await sql`create index reviews_movie_score_idx on reviews (movie_id, score)`.execute(db);
+      await sql`create index reviews_movie_recent_idx on reviews (movie_id, created_at, id)`.execute(db);
+      // A user's watch list in id order.
+      await sql`create index watchlist_user_idx on watchlist_items (user_id, id)`.execute(db);
+    },
+  };
+}
+
 export function createMigrationProvider(dialect: Dialect, seedFile: string): MigrationProvider {
   return {
     async getMigrations() {
@@ -172,7 +277,9 @@ export function createMigrationProvider(dialect: Dialect, seedFile: string): Mig
           up: (db: AnyDb) => seedDatabase(db as Kysely<Database>, dialect, seedFile),
         },
         '0003_username_case_insensitive': usernamesUniqueIgnoringCase,
-        '0005_idempotency_keys': idempotencyKeys,
+        '0004_substring_search': substringSearch(dialect),
+        '0005_query_indexes': queryIndexes(dialect),
+        '0006_idempotency_keys': idempotencyKeys,
       };
     },
   };

@@ -29,6 +29,38 @@ export function createReviews(db: Kysely<Database>) {
         .where('movie_id', 'in', [...movieIds])
         .groupBy('movie_id')
         .execute(),
+    /**
+     * What a movie's summary needs (src/domain/review-summary.ts), without reading every review: count
+     * and score total from reviews_movie_score_idx alone, and the newest `sampleSize` comments through
+     * reviews_movie_recent_idx.
+     */
+    async statsOfMovie(
+      movieId: number,
+      sampleSize: number,
+    ): Promise<{ reviewCount: number; scoreTotal: number; recentComments: (string | null)[] }> {
+      const [totals, recent] = await Promise.all([
+        db
+          .selectFrom('reviews')
+          .select((eb) => [eb.fn.countAll().as('count'), eb.fn.sum('score').as('total')])
+          .where('movie_id', '=', movieId)
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('reviews')
+          .select('comment')
+          .where('movie_id', '=', movieId)
+          .where('comment', 'is not', null)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(sampleSize)
+          .execute(),
+      ]);
+      return {
+        // PostgreSQL answers count and sum of integers as bigint text: exact, and exact as a number here.
+        reviewCount: Number(totals.count),
+        scoreTotal: Number(totals.total ?? 0),
+        recentComments: recent.map((r) => r.comment),
+      };
+    },
     findById: (id: number, trx: Kysely<Database> = db) =>
       trx.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirst(),
     findByUserAndSubject: (userId: number, subject: Subject, trx: Kysely<Database> = db) =>

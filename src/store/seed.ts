@@ -209,7 +209,7 @@ export async function seedDatabase(db: Kysely<Database>, dialect: Dialect, seedF
   );
 
   if (dialect === 'postgres') {
-    const tables = [
+    await advanceIdSequences(db, [
       'people',
       'movies',
       'movie_cast',
@@ -219,11 +219,15 @@ export async function seedDatabase(db: Kysely<Database>, dialect: Dialect, seedF
       'users',
       'reviews',
       'watchlist_items',
-    ];
-    for (const table of tables) {
-      await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
-        db,
-      );
-    }
+    ]);
+  }
+}
+
+/** PostgreSQL: rows inserted with explicit ids leave a serial's sequence behind; move it past them. */
+export async function advanceIdSequences(db: Kysely<Database>, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
+      db,
+    );
   }
 }

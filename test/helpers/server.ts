@@ -36,7 +36,7 @@ export interface TestServer extends RunningServer, GraphQLClient {
 export interface TestServerOptions {
   env?: Env;
   logger?: Logger;
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export async function startTestServer(

@@ -1,5 +1,5 @@
 /** Reviews: writing, deleting and the per-movie summary. */
-import { summarizeReviews } from '../../domain/review-summary.js';
+import { summarizeReviews, THEME_SAMPLE_SIZE } from '../../domain/review-summary.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { writeTransaction } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
@@ -14,9 +14,9 @@ export const reviewResolvers = {
       const id = parseId(args.movieId, 'movieId');
       if (!(await ctx.loaders.movie.load(id))) throw notFound('Movie', args.movieId);
       ctx.reportProgress?.('Loading reviews');
-      const reviews = await ctx.loaders.reviewsOfMovie.load(id);
+      const stats = await ctx.store.reviews.statsOfMovie(id, THEME_SAMPLE_SIZE);
       ctx.reportProgress?.('Summarising reviews');
-      return { movieId: id, ...summarizeReviews(reviews) };
+      return { movieId: id, ...summarizeReviews(stats) };
     },
   },
   Mutation: {
