@@ -31,7 +31,7 @@ export interface DatabaseOptions {
   seedFile: string;
   /** Called with every SQL statement run; tests use it to count queries. */
   onQuery?: (sql: string) => void;
-  /** Called after every statement with its timing and outcome (traces: src/telemetry/query-spans.ts). */
+  /** Called after every statement with its timing and outcome (traces: src/telemetry/trace-queries.ts). */
   onQueryEvent?: (event: LogEvent, dialect: Dialect) => void;
   /** An idle pooled connection failed (the database restarted or the network dropped). */
   onConnectionError?: (error: Error) => void;
