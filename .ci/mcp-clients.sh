@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite, the README's own Inspector and curl walkthrough blocks, and
-# further Inspector CLI checks against the built server on a free port. The tools come from the npm
-# registry at pinned versions (a scratch folder, or npx as the README says), so the project's own
-# dependencies stay lean. Only the server this script started is stopped, by its pid.
+# further Inspector CLI checks against the built server on a free port; then starts the README's
+# `npm run cluster` (two replicas behind nginx, on TEST_DATABASE_URL and TEST_REDIS_URL) and runs the
+# conformance suites and the curl walkthroughs again through its load balancer. The tools come from the
+# npm registry at pinned versions (a scratch folder, or npx as the README says), so the project's own
+# dependencies stay lean. Only the processes this script started are stopped, by pid (the cluster's
+# replicas and nginx by the cluster script, which CI stops by its pid).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/lib.sh
@@ -14,7 +17,18 @@ tools="$(mktemp -d)"
 data="$(mktemp -d)"
 port="$(free_port)"
 server_pid=""
-cleanup() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi; rm -rf "$tools" "$data"; }
+cluster_npm=""
+cluster_schema="ci_cluster_$$_$RANDOM"
+cluster_prefix="moviedb-ci-cluster-$$-$RANDOM"
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  # setsid made npm the leader of a group of its own (npm, sh, the cluster script; the replicas and
+  # nginx run in groups of their own and are stopped by the script when it gets this SIGTERM).
+  if [ -n "$cluster_npm" ]; then kill -TERM -- "-$cluster_npm" 2>/dev/null || true; wait "$cluster_npm" 2>/dev/null || true; fi
+  psql -q "${TEST_DATABASE_URL:?}" -c "drop schema if exists \"$cluster_schema\" cascade" >/dev/null 2>&1 || true
+  redis-cli -u "${TEST_REDIS_URL:?}" --scan --pattern "$cluster_prefix*" | xargs -r redis-cli -u "$TEST_REDIS_URL" del >/dev/null || true
+  rm -rf "$tools" "$data"
+}
 trap cleanup EXIT
 
 grep -q "@modelcontextprotocol/inspector@$INSPECTOR_VERSION " README.md ||
@@ -35,13 +49,6 @@ server_pid=$!
 wait_ready "http://127.0.0.1:$port/readyz" "$server_pid" "$data/server.log"
 url="http://127.0.0.1:$port/mcp"
 
-echo "-- conformance $CONFORMANCE_VERSION"
-(cd "$tools" && ./node_modules/.bin/conformance server --url "$url" \
-  --expected-failures "$OLDPWD/.ci/conformance-expected-failures.yml") >"$tools/conformance.txt" 2>&1 || true
-node .ci/conformance-summary.mjs .ci/conformance-expected-failures.yml <"$tools/conformance.txt" ||
-  { cat "$tools/conformance.txt"; exit 1; }
-
-echo "-- conformance $CONFORMANCE_2026_VERSION --suite all --spec-version 2026-07-28"
 # It imports fs.globSync (Node 22) but does not call it to test a server: a resolve hook gives it a
 # node:fs with a globSync that throws, so Node 20 can load it.
 cat >"$tools/fs-shim.mjs" <<'SHIM'
@@ -61,37 +68,51 @@ cat >"$tools/fs-hook.mjs" <<'HOOK'
 import { register } from 'node:module';
 register('./fs-hooks.mjs', import.meta.url);
 HOOK
-(cd "$tools/c2026" && node --import "$tools/fs-hook.mjs" node_modules/@modelcontextprotocol/conformance/dist/index.js \
-  server --url "$url" --suite all --spec-version 2026-07-28 -o "$tools/out2026" \
-  --expected-failures "$OLDPWD/.ci/conformance-2026-expected-failures.yml") | grep -E '^(✓|✗)|Total|Baseline' |
-  sed -E 's/([0-9]+) passed, ([0-9]+) failed/checks ok \1, not ok \2/'
-# The expected failures are whole scenarios; check by check, every failure must be a missing fixture
-# (the suite's own tools, prompts, resources or completions), never a check our tools could pass.
-node -e '
-  const fs = require("fs"), path = require("path");
-  const fixture = /Unknown tool: (test_|json_schema)|Not testable|Method not found|not found\. Available tools|InputRequiredResult|Prerequisite failed/;
-  let ok = 0, fixtures = 0, other = [];
-  for (const dir of fs.readdirSync(process.argv[1])) {
-    for (const check of JSON.parse(fs.readFileSync(path.join(process.argv[1], dir, "checks.json"), "utf8"))) {
-      if (check.status === "SUCCESS") ok += 1;
-      else if (check.status === "FAILURE") fixture.test(check.errorMessage ?? "") ? (fixtures += 1) : other.push(`${dir}: ${check.id}: ${check.errorMessage}`);
-    }
-  }
-  console.log(`2026-07-28 checks: ${ok} ok, ${fixtures} need the suite fixtures, ${other.length} other`);
-  if (other.length > 0) { console.log(other.join("\n")); process.exit(1); }
-' "$tools/out2026"
 
+# Both suites against the /mcp endpoint at $1 ($2 names it in the output), each with its expected failures.
+conformance() {
+  local url="$1" label="$2" out="$tools/out2026-$RANDOM"
+  echo "-- conformance $CONFORMANCE_VERSION ($label)"
+  (cd "$tools" && ./node_modules/.bin/conformance server --url "$url" \
+    --expected-failures "$OLDPWD/.ci/conformance-expected-failures.yml") >"$tools/conformance.txt" 2>&1 || true
+  node .ci/conformance-summary.mjs .ci/conformance-expected-failures.yml <"$tools/conformance.txt" ||
+    { cat "$tools/conformance.txt"; exit 1; }
+
+  echo "-- conformance $CONFORMANCE_2026_VERSION --suite all --spec-version 2026-07-28 ($label)"
+  (cd "$tools/c2026" && node --import "$tools/fs-hook.mjs" node_modules/@modelcontextprotocol/conformance/dist/index.js \
+    server --url "$url" --suite all --spec-version 2026-07-28 -o "$out" \
+    --expected-failures "$OLDPWD/.ci/conformance-2026-expected-failures.yml") | grep -E '^(✓|✗)|Total|Baseline' |
+    sed -E 's/([0-9]+) passed, ([0-9]+) failed/checks ok \1, not ok \2/'
+  # The expected failures are whole scenarios; check by check, every failure must be a missing fixture
+  # (the suite's own tools, prompts, resources or completions), never a check our tools could pass.
+  node -e '
+    const fs = require("fs"), path = require("path");
+    const fixture = /Unknown tool: (test_|json_schema)|Unknown prompt: test_|Resource not found: test:\/\/|Not testable|Method not found|not found\. Available tools|InputRequiredResult|Prerequisite failed/;
+    let ok = 0, fixtures = 0, other = [];
+    for (const dir of fs.readdirSync(process.argv[1])) {
+      for (const check of JSON.parse(fs.readFileSync(path.join(process.argv[1], dir, "checks.json"), "utf8"))) {
+        if (check.status === "SUCCESS") ok += 1;
+        else if (check.status === "FAILURE") fixture.test(check.errorMessage ?? "") ? (fixtures += 1) : other.push(`${dir}: ${check.id}: ${check.errorMessage}`);
+      }
+    }
+    console.log(`2026-07-28 checks: ${ok} ok, ${fixtures} need the suite fixtures, ${other.length} other`);
+    if (other.length > 0) { console.log(other.join("\n")); process.exit(1); }
+  ' "$out"
+}
+
+conformance "$url" "one server"
 
 # The README's blocks, as written (only the address substituted), in the README's order. The Inspector
 # keeps its catalogue and config in a scratch HOME; npx keeps using the usual npm cache.
+# $2: the port to send the block to (default: the single server's).
 run_readme_block() {
-  local name="$1" out="$tools/readme-$1.txt"
-  echo "-- README block '$name'"
-  readme_block "$name" "$port" >"$tools/readme-$name.sh"
+  local name="$1" at="${2:-$port}" out="$tools/readme-$1.txt"
+  echo "-- README block '$name' (port $at)"
+  readme_block "$name" "$at" >"$tools/readme-$name.sh"
   [ -s "$tools/readme-$name.sh" ] || { echo "README.md has no block marked ci:run $name"; exit 1; }
   (
     export npm_config_cache="${npm_config_cache:-$HOME/.npm}"
-    export PORT="$port" HOME="$tools/home" XDG_CONFIG_HOME="$tools/config"
+    export PORT="$at" HOME="$tools/home" XDG_CONFIG_HOME="$tools/config"
     # shellcheck disable=SC1090
     set -euo pipefail; TOKEN="${TOKEN:-}"; source "$tools/readme-$name.sh"; echo "TOKEN=$TOKEN" >"$tools/token.env"
   ) >"$out" 2>"$tools/readme-$name.err" || { cat "$out" "$tools/readme-$name.err"; exit 1; }
@@ -134,3 +155,35 @@ grep -q '"title": "Die Hard"' <<<"$added" || { echo "$added"; exit 1; }
 again="$(inspect --method tools/call --tool-name addToWatchlist --tool-arg 'subject={"movieId":"7"}' 2>&1 || true)"
 grep -q 'tool_is_error' <<<"$again" || { echo "$again"; exit 1; }
 echo "Inspector called tools with a token: success, and the duplicate as a BAD_REQUEST tool error"
+
+echo "-- npm run cluster: two replicas behind nginx; the suites and the curl walkthroughs through it"
+lb_port="$(free_port)"
+# A schema and key prefix of its own (dropped on exit); as many sessions per address as above.
+DATABASE_URL="$TEST_DATABASE_URL" DATABASE_SCHEMA="$cluster_schema" REDIS_URL="$TEST_REDIS_URL" \
+  REDIS_KEY_PREFIX="$cluster_prefix" DATA_DIR="$data/cluster" LOG_LEVEL=warn MCP_MAX_SESSIONS_PER_ADDRESS=200 \
+  setsid npm run cluster -- --port "$lb_port" >"$data/cluster.log" 2>&1 &
+cluster_npm=$!
+wait_ready "http://127.0.0.1:$lb_port/readyz" "$cluster_npm" "$data/cluster.log"
+sed -n '/^moviedb-mcp cluster/,/stops everything/p' "$data/cluster.log"
+cluster_pid="$(sed -n 's/.*kill -TERM \([0-9][0-9]*\)).*/\1/p' "$data/cluster.log")"
+[ -n "$cluster_pid" ] || { echo "npm run cluster printed no pid:"; cat "$data/cluster.log"; exit 1; }
+
+conformance "http://127.0.0.1:$lb_port/mcp" "through the load balancer"
+TOKEN=""
+run_readme_block curl "$lb_port"
+expect_in curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
+source "$tools/token.env"; export TOKEN
+run_readme_block mcp-curl "$lb_port"
+expect_in mcp-curl '"isError":false'
+echo "README curl and MCP curl blocks ran as written through the load balancer"
+
+replicas="$(sed -n 's/^  app-[0-9].*pid \([0-9][0-9]*\)$/\1/p' "$data/cluster.log")"
+kill -TERM "$cluster_pid"
+code=0
+wait "$cluster_npm" || code=$?
+cluster_npm=""
+[ "$code" -eq 0 ] || { echo "npm run cluster exited with $code after SIGTERM:"; cat "$data/cluster.log"; exit 1; }
+for pid in $replicas; do
+  if kill -0 "$pid" 2>/dev/null; then echo "replica pid $pid still runs after the cluster stopped"; exit 1; fi
+done
+echo "npm run cluster stopped its replicas and nginx on SIGTERM (exit 0)"

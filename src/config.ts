@@ -95,8 +95,15 @@ const envSchema = z.object({
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100000).default(1000),
   /** A session unused for this long is closed. */
   MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
+  /** How long a cut tools/call response stream of a 2025 session can be resumed (GET + Last-Event-ID). */
+  MCP_RESUME_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /**
+   * Longest structuredContent of a tool answer, in characters of JSON (the text block repeats it): a list
+   * answer over it is cut at a page boundary with a `truncated` marker naming the arguments for the rest.
+   */
+  MCP_RESULT_MAX_CHARS: z.coerce.number().int().min(500).max(10000000).default(40000),
   // Deadlines and recovery: one policy for /graphql and every tool (src/store/store-policy.ts).
   /** Deadline of one /graphql operation; past it the answer is a TIMEOUT error and the work is abandoned. */
   GRAPHQL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
@@ -171,8 +178,8 @@ const envSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300000).default(0),
   /** After the pre-stop delay, how long requests already received may take to finish before they are cut. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
-  // Shared state (issue 8): without REDIS_URL every counter stays in the process, as before.
-  /** redis:// or rediss:// URL: rate-limit counters are kept there, shared by every replica using it. */
+  // Shared state (issue 8): without REDIS_URL every counter and session stays in the process, as before.
+  /** redis:// or rediss:// URL: rate-limit counters and 2025 MCP sessions, shared by every replica using it. */
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
@@ -239,7 +246,9 @@ export interface Config {
     allowedHosts?: string[];
     maxSessions: number;
     sessionIdleMs: number;
+    resumeWindowMs: number;
     toolTimeoutMs: number;
+    resultMaxChars: number;
     maxSessionsPerUser: number;
     maxSessionsPerAddress: number;
     maxArgumentDepth: number;
@@ -420,7 +429,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedHosts: e.MCP_ALLOWED_HOSTS ? list(e.MCP_ALLOWED_HOSTS) : undefined,
       maxSessions: e.MCP_MAX_SESSIONS,
       sessionIdleMs: e.MCP_SESSION_IDLE_SECONDS * 1000,
+      resumeWindowMs: e.MCP_RESUME_WINDOW_SECONDS * 1000,
       toolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS,
+      resultMaxChars: e.MCP_RESULT_MAX_CHARS,
       // A per-principal cap above the global one would be no cap at all.
       maxSessionsPerUser: Math.min(e.MCP_MAX_SESSIONS_PER_USER, e.MCP_MAX_SESSIONS),
       maxSessionsPerAddress: Math.min(e.MCP_MAX_SESSIONS_PER_ADDRESS, e.MCP_MAX_SESSIONS),

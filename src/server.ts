@@ -16,13 +16,16 @@ import { answerClientErrors } from './http/answer-client-errors.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
-import { SessionRegistry } from './mcp/sessions.js';
+import { createConfirmationSigner } from './mcp/confirm-call.js';
+import { createPrompts } from './mcp/prompts.js';
+import { createResources } from './mcp/resources.js';
 import { loadOperations } from './operations/load-operations.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
 import { createRedisConnection } from './limits/redis-connection.js';
 import { createRedisRateLimiterFactory } from './limits/redis-rate-limiter-factory.js';
+import { createSharedState } from './shared-state/shared-state.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 import { startTracing } from './telemetry/start-tracing.js';
@@ -82,10 +85,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     readRetries: config.resilience.readRetries,
     onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
   });
-  const tokens = createTokenService({
-    ...config.jwt,
-    secret: resolveJwtSecret(config.jwt.secret, config.dataDir),
-  });
+  const jwtSecret = resolveJwtSecret(config.jwt.secret, config.dataDir);
+  const tokens = createTokenService({ ...config.jwt, secret: jwtSecret });
+  // Signed with a key derived from the JWT secret, so every replica verifies what any replica issued.
+  const confirmations = createConfirmationSigner(jwtSecret);
   // Signatures are remembered for a minute; whether the account still exists is asked on every request.
   const verifier = withAccountCheck(
     withVerificationCache(
@@ -110,20 +113,30 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     config.rateLimits,
     redis ? createRedisRateLimiterFactory(redis.client, config.redis.keyPrefix) : undefined,
   );
+  const context = { store, tokens, limits };
   const toolRunner = createToolRunner({
     executor,
-    context: { store, tokens, limits },
+    context,
     operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
     onToolCall: metrics.observeToolCall,
+    confirmations,
+    resultMaxChars: config.mcp.resultMaxChars,
   });
   const runTool = tracing ? tracing.traceToolRunner(toolRunner) : toolRunner;
-  const sessions = new SessionRegistry({
-    maxSessions: config.mcp.maxSessions,
-    maxPerUser: config.mcp.maxSessionsPerUser,
-    maxPerAddress: config.mcp.maxSessionsPerAddress,
-    idleMs: config.mcp.sessionIdleMs,
+  const resources = createResources({ executor, context, timeoutMs: config.mcp.toolTimeoutMs });
+  const prompts = createPrompts(schema);
+  // 2025-era sessions: in Redis with REDIS_URL (any replica serves them), else in this process.
+  const state = createSharedState({
+    caps: {
+      maxSessions: config.mcp.maxSessions,
+      maxPerUser: config.mcp.maxSessionsPerUser,
+      maxPerAddress: config.mcp.maxSessionsPerAddress,
+      idleMs: config.mcp.sessionIdleMs,
+    },
+    resumeWindowMs: config.mcp.resumeWindowMs,
     logger,
+    redis: redis && { client: redis.client, namespace: config.redis.keyPrefix },
   });
   const drain = createDrainGate();
   const app = createApp({
@@ -133,7 +146,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     tokens,
     executor,
     verifier,
-    mcp: { server: { operations, runTool, logger }, sessions, oauthIssuer: config.oauth?.issuer },
+    mcp: {
+      server: { operations, runTool, logger, confirmations, resources, prompts },
+      state,
+      oauthIssuer: config.oauth?.issuer,
+    },
     metrics,
     limits,
     drain,
@@ -164,7 +181,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       });
     });
   } catch (error) {
-    await sessions.closeAll();
+    await state.close();
     await redis?.close();
     await handle.close();
     await tracing?.shutdown();
@@ -175,7 +192,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   logger.info({ url, port, host: config.host, database: handle.dialect }, 'listening');
 
   let closing: Promise<void> | undefined;
-  // Sessions close only after the requests on them finished: closing them first reset in-flight calls.
+  // Sessions close only after the requests on them finished (in Redis they stay, for the other replicas).
   async function drainAndClose(): Promise<void> {
     drain.stopReadiness();
     logger.info({ delayMs: config.shutdown.delayMs }, 'draining: not ready');
@@ -183,7 +200,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const pending = drain.inFlight();
     const settled = await drain.settle(config.shutdown.graceMs);
     logger.info({ waitedFor: pending, settled, cut: drain.inFlight() }, 'draining: requests finished');
-    await sessions.closeAll();
+    await state.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;

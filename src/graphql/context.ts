@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { unauthorized } from '../errors.js';
 import type { User } from '../store/tables.js';
-import { writeTransaction, type CommitPhase } from '../store/write-transaction.js';
+import { writeTransaction, type CommitPhase, type Reservation } from '../store/write-transaction.js';
 import type { Loaders } from './loaders.js';
 
 export interface GraphQLContext {
@@ -35,6 +35,13 @@ export interface GraphQLContext {
   execution: ExecutionRecord;
   /** Reports a step of a long operation to a caller that asked for progress (MCP progressToken). */
   reportProgress?: (message: string) => void;
+  /**
+   * The caller's idempotency key for a write (an Idempotency-Key header, a tool's idempotencyKey): the
+   * executor checks it and answers a repeat with the stored answer (src/graphql/execute-idempotently.ts).
+   */
+  idempotencyKey?: string;
+  /** Set by the executor while a keyed write runs: the first write transaction reserves the key. */
+  reservation?: Reservation;
 }
 
 export interface ExecutionRecord {
@@ -42,6 +49,8 @@ export interface ExecutionRecord {
   attempts: number;
   /** How far this request's writes got (src/store/write-transaction.ts). */
   commit: CommitPhase;
+  /** The answer is the stored one of an earlier call with the same idempotency key. */
+  replayed?: boolean;
 }
 
 export interface ContextDependencies {
@@ -60,7 +69,14 @@ export function createContext(
   deps: ContextDependencies,
   request: Pick<
     CallContext,
-    'viewer' | 'logger' | 'requestId' | 'signal' | 'timeoutMs' | 'reportProgress' | 'clientAddress'
+    | 'viewer'
+    | 'logger'
+    | 'requestId'
+    | 'signal'
+    | 'timeoutMs'
+    | 'reportProgress'
+    | 'clientAddress'
+    | 'idempotencyKey'
   >,
 ): CallContext {
   return { ...deps, ...request, execution: { attempts: 0, commit: 'none' } };
@@ -99,8 +115,10 @@ async function provisionExternalUser(context: GraphQLContext, subject: string): 
   if (!subject.startsWith(EXTERNAL_SUBJECT_PREFIX)) return undefined;
   const localPart = createHash('sha256').update(subject).digest('hex').slice(0, 32);
   try {
-    // 'external' is not a scrypt hash, so password sign-in can never succeed for this account.
-    return await writeTransaction(context.store.handle, context, (trx) =>
+    // 'external' is not a scrypt hash, so password sign-in can never succeed for this account. The
+    // account is not the write an idempotency key guards: no reservation here.
+    const guard = { signal: context.signal, execution: context.execution };
+    return await writeTransaction(context.store.handle, guard, (trx) =>
       context.store.accounts.create(
         { username: subject, email: `${localPart}@external.invalid`, passwordHash: 'external', role: 'USER' },
         trx,

@@ -13,7 +13,8 @@ import type { CommitPhase } from '../store/write-transaction.js';
 import type { CallContext, GraphQLContext } from './context.js';
 import { createLoaders } from './loaders.js';
 
-function failure(
+/** A result without data carrying one classified error: a refusal or an abandoned call. */
+export function failure(
   classification: Classification,
   message: string,
   extensions: Record<string, unknown> = {},

@@ -21,6 +21,7 @@ import { LRUCache } from 'lru-cache';
 import { admitOperation } from './admit-operation.js';
 import type { CallContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
+import { checkIdempotencyKey, executeIdempotently } from './execute-idempotently.js';
 import { executeWithinPolicy } from './execute-within-policy.js';
 import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
 
@@ -149,18 +150,35 @@ export function createExecutor(
 
   async function executeOperation(args: ExecutionArgs): Promise<ExecutionResult> {
     const context = args.contextValue as CallContext;
+    const { idempotencyKey } = context;
+    // A malformed key is refused like any malformed request: before it counts against a quota.
+    const badKey = idempotencyKey === undefined ? undefined : checkIdempotencyKey(idempotencyKey);
+    if (badKey) return badKey;
     const refused = await admitOperation(context);
     if (refused) return refused;
     const operation = getOperationAST(args.document, args.operationName)?.operation;
-    const result = await executeWithinPolicy(context, operation, (contextValue) =>
-      graphqlExecute({ ...args, schema, contextValue }),
+    const run = async (callContext: CallContext): Promise<ExecutionResult> => {
+      const result = await executeWithinPolicy(callContext, operation, (contextValue) =>
+        graphqlExecute({ ...args, schema, contextValue }),
+      );
+      if (!result.errors) return result;
+      const log: InternalErrorSink = (error, reference) =>
+        callContext.logger.error({ err: error, reference }, 'error while resolving');
+      // Without `data` the errors are variable coercion's (the request's fault); with it, execution's.
+      const phase = 'data' in result ? 'execution' : 'request';
+      return { ...result, errors: result.errors.map((error) => classifyError(error, log, phase)) };
+    };
+    if (operation !== 'mutation' || idempotencyKey === undefined || !context.viewer) return run(context);
+    return executeIdempotently(
+      context,
+      {
+        key: idempotencyKey,
+        document: args.document,
+        operationName: args.operationName,
+        variables: args.variableValues,
+      },
+      run,
     );
-    if (!result.errors) return result;
-    const log: InternalErrorSink = (error, reference) =>
-      context.logger.error({ err: error, reference }, 'error while resolving');
-    // Without `data` the errors are variable coercion's (the request's fault); with it, execution's.
-    const phase = 'data' in result ? 'execution' : 'request';
-    return { ...result, errors: result.errors.map((error) => classifyError(error, log, phase)) };
   }
 
   const execute = instrument ? instrument(executeOperation) : executeOperation;

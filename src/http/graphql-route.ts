@@ -5,7 +5,7 @@
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
 import { getOperationAST } from 'graphql';
 import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
-import { createContext, type ContextDependencies } from '../graphql/context.js';
+import { createContext, type CallContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import { operationOutcome } from '../graphql/operation-outcome.js';
 import { classifyHttpError } from './classify-http-error.js';
@@ -32,6 +32,18 @@ function prefersGraphQLResponse(headers: GraphQLHttpRequest<unknown, unknown>['h
   return false;
 }
 
+/**
+ * The `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header): a Structured Field string,
+ * so quoted, though a bare token is taken too. The executor checks its form; a header sent twice
+ * arrives joined with ", " and fails that check.
+ */
+function idempotencyKeyOf(req: ExpressRequest): string | undefined {
+  const value = req.get('idempotency-key');
+  if (value === undefined) return undefined;
+  const quoted = /^"(.*)"$/.exec(value.trim());
+  return quoted ? quoted[1]! : value.trim();
+}
+
 /** Observes each executed operation: its type, outcome class and duration. */
 export type OperationObserver = (type: string, outcome: string, seconds: number) => void;
 
@@ -48,6 +60,9 @@ export function graphqlRoute(
     execute: executor.execute,
     formatError: executor.formatError,
     onOperation: (req, args, result) => {
+      // Stripe's header for an answer that is the stored one of an earlier call with the same key.
+      if ((args.contextValue as unknown as CallContext).execution.replayed)
+        req.context.res.setHeader('Idempotent-Replayed', 'true');
       const started = startedAt.get(req.raw);
       if (observe && started !== undefined) {
         const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
@@ -84,6 +99,7 @@ export function graphqlRoute(
         requestId,
         clientAddress,
         signal,
+        idempotencyKey: idempotencyKeyOf(req.raw),
       }) as unknown as OperationContext;
     },
   });

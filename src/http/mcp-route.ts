@@ -4,9 +4,11 @@
  * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches,
  * 405 with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their
  * creator and capped per principal (429) and in total (least recently used idle one evicted, else 503),
- * bearer auth with RFC 9728 discovery, and cancellation in stateless mode. After these guards a
- * 2026-07-28 request goes to the SDK's per-request handler and a 2025-era one to the session or stateless
- * handling here (route-by-era.ts).
+ * bearer auth with RFC 9728 discovery, cancellation wherever the call runs, and resumable call streams.
+ * Sessions are records in the shared state (src/shared-state: in the process, or in Redis so that any
+ * replica serves any request), every request answered by a fresh server and transport. After these
+ * guards a 2026-07-28 request goes to the SDK's per-request handler and a 2025-era one to the session or
+ * stateless handling here (route-by-era.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
@@ -22,7 +24,11 @@ import {
   type McpServerDependencies,
 } from '../mcp/mcp-server.js';
 import { checkRequestParams, hasEnvelopeClaim, nestsDeeperThan } from '../mcp/check-request-params.js';
-import { principalOf, type SessionRegistry } from '../mcp/sessions.js';
+import { CallTransport } from '../mcp/call-transport.js';
+import { callKey } from '../shared-state/cancellation-bus.js';
+import { followStream, isResponseTo } from '../shared-state/event-store.js';
+import { principalOf, type SessionHold } from '../shared-state/session-store.js';
+import type { SharedState } from '../shared-state/shared-state.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
@@ -46,7 +52,8 @@ export interface McpRouteOptions {
   bodyLimitBytes: number;
   verifier: BearerVerifier;
   server: McpServerDependencies;
-  sessions: SessionRegistry;
+  /** 2025-era sessions, their resumable streams and cancellations: in this process, or in Redis. */
+  state: SharedState;
   oauthIssuer?: string;
 }
 
@@ -259,8 +266,8 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
     router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server));
-    router.get('/mcp', handle.stream);
-    router.delete('/mcp', handle.stream);
+    router.get('/mcp', handle.get);
+    router.delete('/mcp', handle.remove);
   } else {
     router.post(
       '/mcp',
@@ -276,50 +283,82 @@ export function mcpRoutes(options: McpRouteOptions): Router {
 
 type SubjectOf = (res: Response) => string | null;
 type PrincipalFor = (res: Response) => string;
+type JsonRpcMessage = {
+  jsonrpc?: string;
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown>;
+};
 
+/** A client whose stream was cut reconnects after this (the SSE `retry` field of the priming event). */
+const RETRY_INTERVAL_MS = 1000;
+/** SSE comments on open streams, so idle proxies keep them (the SDK's interval). */
+const KEEPALIVE_MS = 15_000;
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
+function isCancellation(message: JsonRpcMessage): boolean {
+  return message.method === 'notifications/cancelled' && message.id === undefined;
+}
+
+/** Session state (Redis) failed: a clear, retryable refusal; never a local session the others cannot see. */
+function sessionStateUnavailable(res: Response, error: unknown): void {
+  localsOf(res).logger.warn({ err: error }, 'MCP session state unavailable');
+  sendJsonRpcError(
+    res,
+    503,
+    -32000,
+    'Service Unavailable: MCP session state is unavailable right now; retry shortly. The 2026-07-28 ' +
+      'revision and stateless mode need no session state.',
+    {
+      headers: { 'Retry-After': '5' },
+      data: { classification: 'UNAVAILABLE', retryable: true, retryAfterSeconds: 5 },
+    },
+  );
+}
+
+/** Puts what a tool call's logs should name beside the identity the SDK hands to handlers. */
+function carrySessionId(req: Request, sessionId: string): void {
+  const auth = (req as Request & { auth?: AuthInfo }).auth;
+  if (auth) auth.extra = { ...auth.extra, sessionId };
+}
+
+/**
+ * Session mode, served per request: a session is a record in the session store (this process's, or
+ * Redis's), and every request on it is answered by a fresh server and transport, exactly like stateless
+ * mode, so any replica can serve it. A tools/call's stream is resumable (its events go to the event
+ * store, the client reconnects with Last-Event-ID); its call runs to the end even if the stream is cut.
+ */
 function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalFor: PrincipalFor) {
-  const { sessions } = options;
-  const busyUntilClosed = (res: Response) => (listener: () => void) => res.once('close', listener);
+  const { sessions, events, cancellations } = options.state;
+  /** The standalone GET stream of each session, on this replica (one at most, as the SDK allows). */
+  const listening = new Map<string, Response>();
+  sessions.onClosed((id) => listening.get(id)?.end());
 
-  const post: RequestHandler = async (req, res, next) => {
+  const initialize = async (req: Request, res: Response, message: JsonRpcMessage) => {
+    const params = message.params as { protocolVersion: string; capabilities?: object; clientInfo?: object };
+    // The id is chosen here so that the cap decision and the record are one atomic step in the store;
+    // the SDK's transport then hands it to the client as Mcp-Session-Id.
+    const id = randomUUID();
+    let opened: Awaited<ReturnType<typeof sessions.open>>;
     try {
-      const message = res.locals.message as unknown;
-      const sessionId = req.get('mcp-session-id');
-      if (sessionId !== undefined) {
-        const session = sessions.find(sessionId, subjectOf(res));
-        if (!session)
-          return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
-        sessions.track(session, busyUntilClosed(res));
-        return await session.transport.handleRequest(req, res, message);
-      }
-      if (!isInitializeRequest(message)) {
-        return sendJsonRpcError(
-          res,
-          400,
-          -32000,
-          'Bad Request: Mcp-Session-Id header is required (send initialize first)',
-        );
-      }
-      const owner = subjectOf(res);
-      const refusal = await sessions.open(principalFor(res), async (commit) => {
-        const server = createMcpServer(options.server);
-        const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (id: string) => commit(id, { transport, server, owner }),
-          onsessionclosed: (id) => sessions.delete(id),
-        });
-        transport.onclose = () => {
-          if (transport.sessionId) sessions.delete(transport.sessionId);
-        };
-        try {
-          await server.connect(transport);
-          await transport.handleRequest(req, res, message);
-        } finally {
-          // Initialization failed (no session id): nothing else will close this server.
-          if (!transport.sessionId) await server.close().catch(() => undefined);
-        }
+      opened = await sessions.open({
+        id,
+        owner: subjectOf(res),
+        principal: principalFor(res),
+        protocolVersion: params.protocolVersion,
+        clientCapabilities: { ...params.capabilities },
+        clientInfo: { ...params.clientInfo },
       });
-      if (refusal === 'principal-cap') {
+    } catch (error) {
+      return sessionStateUnavailable(res, error);
+    }
+    if ('refusal' in opened) {
+      if (opened.refusal === 'principal-cap') {
         return sendJsonRpcError(
           res,
           429,
@@ -331,76 +370,270 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
           },
         );
       }
-      if (refusal === 'full') {
-        return sendJsonRpcError(
-          res,
-          503,
-          -32000,
-          'Service Unavailable: too many sessions are busy; try again later',
-          {
-            headers: { 'Retry-After': '30' },
-            data: { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
-          },
-        );
+      return sendJsonRpcError(
+        res,
+        503,
+        -32000,
+        'Service Unavailable: too many sessions are busy; try again later',
+        {
+          headers: { 'Retry-After': '30' },
+          data: { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
+        },
+      );
+    }
+    const { hold } = opened;
+    carrySessionId(req, id);
+    const server = createMcpServer(options.server);
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    res.on('close', () => {
+      hold.release();
+      // The transport refused the initialize (a wrong Accept, say): no session came of it.
+      if (transport.sessionId === undefined) void sessions.discard(id).catch(() => undefined);
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, message);
+  };
+
+  const serve = async (
+    req: Request,
+    res: Response,
+    message: JsonRpcMessage,
+    sessionId: string,
+    hold: SessionHold,
+  ) => {
+    carrySessionId(req, sessionId);
+    const requestId = message.id;
+    const call =
+      message.method === 'tools/call' && requestId !== undefined
+        ? events.forCall(
+            { sessionId, requestId, method: message.method },
+            () => !res.writableEnded && !res.destroyed,
+          )
+        : undefined;
+    const server = createMcpServer(options.server);
+    let unregister = () => undefined as void;
+    let finished = false;
+    let closed = false;
+    const releaseWhenDone = () => {
+      if (finished && closed) hold.release();
+    };
+    // The end of the request's life: its response went out, or it was cancelled, or (not a call) its
+    // connection closed. Closing the server aborts a handler still running.
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      unregister();
+      call?.finish();
+      void server.close();
+      releaseWhenDone();
+    };
+    const transport = new CallTransport(
+      {
+        sessionIdGenerator: undefined,
+        eventStore: call,
+        retryInterval: call ? RETRY_INTERVAL_MS : undefined,
+      },
+      (sent) => {
+        if (requestId !== undefined && isResponseTo(sent, requestId)) finish();
+      },
+    );
+    if (requestId !== undefined) unregister = cancellations.register(callKey(sessionId, requestId), finish);
+    res.on('close', () => {
+      closed = true;
+      // A cut stream is not a cancellation (2025-11-25): a call runs on and its response is stored.
+      if (!call) finish();
+      releaseWhenDone();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, message);
+  };
+
+  const post: RequestHandler = async (req, res, next) => {
+    try {
+      const message = res.locals.message as JsonRpcMessage;
+      const sessionId = req.get('mcp-session-id');
+      if (sessionId === undefined) {
+        if (!isInitializeRequest(message)) {
+          return sendJsonRpcError(
+            res,
+            400,
+            -32000,
+            'Bad Request: Mcp-Session-Id header is required (send initialize first)',
+          );
+        }
+        return await initialize(req, res, message);
       }
+      let found: Awaited<ReturnType<typeof sessions.use>>;
+      try {
+        found = await sessions.use(sessionId, subjectOf(res));
+      } catch (error) {
+        return sessionStateUnavailable(res, error);
+      }
+      if (!found)
+        return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
+      const { record, hold } = found;
+      if (isCancellation(message)) {
+        // Only a call of this session (whose owner this caller is) can be named: the key holds the session.
+        cancellations.cancel(callKey(sessionId, message.params?.requestId));
+        hold.release();
+        res.status(202).end();
+        return;
+      }
+      // The SDK reads the revision from this header (for instance to decide on the priming event).
+      req.headers['mcp-protocol-version'] ??= record.protocolVersion;
+      await serve(req, res, message, sessionId, hold);
     } catch (error) {
       next(error);
     }
   };
 
-  const stream: RequestHandler = async (req, res, next) => {
+  /** A Last-Event-ID resume: replay what the cut stream missed, then follow it to its response. */
+  const resume = async (res: Response, sessionId: string, lastEventId: string, hold: SessionHold) => {
+    const parsed = events.parseEventId(lastEventId);
+    let info = undefined as Awaited<ReturnType<typeof events.info>>;
+    try {
+      if (parsed) info = await events.info(parsed.streamId);
+    } catch (error) {
+      hold.release();
+      return sessionStateUnavailable(res, error);
+    }
+    if (!parsed || !info || info.sessionId !== sessionId) {
+      hold.release();
+      return sendJsonRpcError(
+        res,
+        400,
+        -32000,
+        'Bad Request: Last-Event-ID names no resumable stream of this session (malformed, unknown, expired, or another session’s)',
+      );
+    }
+    const gone = new AbortController();
+    let keepalive: NodeJS.Timeout | undefined;
+    res.on('close', () => {
+      gone.abort();
+      clearInterval(keepalive);
+      hold.release();
+    });
+    try {
+      const outcome = await followStream(
+        events,
+        { id: parsed.streamId, after: parsed.position, info },
+        {
+          open() {
+            res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+            res.flushHeaders();
+            keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+          },
+          send({ id, message }) {
+            res.write(`event: message\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
+          },
+        },
+        gone.signal,
+      );
+      if (outcome === 'complete') {
+        return sendJsonRpcError(
+          res,
+          409,
+          -32000,
+          'Conflict: this stream is complete; its response came before Last-Event-ID',
+        );
+      }
+      res.end();
+    } catch (error) {
+      if (!res.headersSent) return sessionStateUnavailable(res, error);
+      localsOf(res).logger.warn({ err: error }, 'following a resumed MCP stream failed');
+      res.end();
+    }
+  };
+
+  /** The standalone GET stream: nothing is ever sent on it here but keepalives; it ends with its session. */
+  const listen = (res: Response, sessionId: string, hold: SessionHold) => {
+    if (listening.has(sessionId)) {
+      hold.release();
+      return sendJsonRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    }
+    res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+    res.flushHeaders();
+    listening.set(sessionId, res);
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    res.on('close', () => {
+      clearInterval(keepalive);
+      if (listening.get(sessionId) === res) listening.delete(sessionId);
+      hold.release();
+    });
+  };
+
+  const get: RequestHandler = async (req, res, next) => {
     try {
       const sessionId = req.get('mcp-session-id');
       if (sessionId === undefined)
         return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      const session = sessions.find(sessionId, subjectOf(res));
-      if (!session) return sendJsonRpcError(res, 404, -32001, 'Session not found');
-      sessions.track(session, busyUntilClosed(res));
-      await session.transport.handleRequest(req, res);
-      if (req.method === 'DELETE') sessions.delete(sessionId);
+      if (!req.get('accept')?.includes('text/event-stream'))
+        return sendJsonRpcError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+      let found: Awaited<ReturnType<typeof sessions.use>>;
+      try {
+        found = await sessions.use(sessionId, subjectOf(res));
+      } catch (error) {
+        return sessionStateUnavailable(res, error);
+      }
+      if (!found) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+      const lastEventId = req.get('last-event-id');
+      if (lastEventId !== undefined) return await resume(res, sessionId, lastEventId, found.hold);
+      listen(res, sessionId, found.hold);
     } catch (error) {
       next(error);
     }
   };
 
-  return { post, stream };
+  const remove: RequestHandler = async (req, res) => {
+    const sessionId = req.get('mcp-session-id');
+    if (sessionId === undefined)
+      return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    let deleted: boolean;
+    try {
+      deleted = await sessions.delete(sessionId, subjectOf(res));
+    } catch (error) {
+      return sessionStateUnavailable(res, error);
+    }
+    if (!deleted) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+    res.status(200).end();
+  };
+
+  return { post, get, remove };
 }
 
 /**
  * Stateless mode: a fresh server and transport per request (the SDK cannot reuse them). A cancellation
- * arrives on a request of its own, so in-flight calls are kept by (principal, request id) to be aborted.
- * The principal is the verified subject, or for anonymous callers the client address: request ids are
- * small counters every client repeats, and the address is the one thing an anonymous caller cannot
- * choose for another (behind a proxy, as far as TRUST_PROXY lets Express trust X-Forwarded-For).
- * Anonymous clients sharing one address (NAT) still share a namespace: they are one principal to us.
+ * arrives on a request of its own, so in-flight calls are registered by (principal, request id) to be
+ * aborted, here or on another replica. The principal is the verified subject, or for anonymous callers
+ * the client address: request ids are small counters every client repeats, and the address is the one
+ * thing an anonymous caller cannot choose for another (behind a proxy, as far as TRUST_PROXY lets
+ * Express trust X-Forwarded-For). Anonymous clients sharing one address (NAT) still share a namespace:
+ * they are one principal to us.
  */
 function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): RequestHandler {
-  const inFlight = new Map<string, AbortController>();
-  const keyOf = (principal: string, id: unknown) => `${principal}\u0000${typeof id}:${String(id)}`;
-
+  const { cancellations } = options.state;
   return async (req, res, next) => {
     try {
-      const message = res.locals.message as {
-        method?: string;
-        id?: unknown;
-        params?: { requestId?: unknown };
-      };
+      const message = res.locals.message as JsonRpcMessage;
       const principal = principalFor(res);
-      if (message.method === 'notifications/cancelled' && message.id === undefined) {
-        inFlight.get(keyOf(principal, message.params?.requestId))?.abort('cancelled');
+      if (isCancellation(message)) {
+        cancellations.cancel(callKey(principal, message.params?.requestId));
         res.status(202).end();
         return;
       }
       const controller = new AbortController();
-      const key = message.id !== undefined ? keyOf(principal, message.id) : undefined;
-      if (key) inFlight.set(key, controller);
+      const unregister =
+        message.id !== undefined
+          ? cancellations.register(callKey(principal, message.id), () => controller.abort('cancelled'))
+          : () => undefined;
       const server = createMcpServer(options.server, controller.signal);
       const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
       res.on('close', () => {
-        if (key && inFlight.get(key) === controller) inFlight.delete(key);
+        unregister();
         void transport.close();
         void server.close();
       });

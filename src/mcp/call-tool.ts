@@ -1,19 +1,31 @@
 /**
- * Runs one tool call: check the arguments, then execute the operation in-process through the one
- * executor (which owns roles and scopes, the deadline, retries and circuit for /graphql and tools alike,
- * given this tool's deadline), and map the outcome. Every path returns a CallToolResult; nothing throws.
+ * Runs one tool call: check the arguments, ask for confirmation where the tool wants it
+ * (src/mcp/confirm-call.ts), then execute the operation in-process through the one executor (which owns
+ * roles and scopes, the deadline, retries and circuit, idempotency keys, for /graphql and tools alike,
+ * given this tool's deadline), map the outcome and fit it to the response budget. Every path returns a
+ * CallToolResult (or the input-required question); nothing throws.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Identity } from '../auth/identity.js';
+import { canonicalJson } from '../canonical-json.js';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
+import { splitToolArguments, type SplitArguments } from '../operations/tool-arguments.js';
 import { CANCELLED_MESSAGE } from '../store/store-policy.js';
+import { confirmCall, type ConfirmationChannel, type ConfirmationSigner } from './confirm-call.js';
+import { fitResultBudget } from './fit-result-budget.js';
+import { principalOf } from '../shared-state/session-store.js';
 import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
+
+/** Where a client that cannot send an `idempotencyKey` argument puts the key: the request's `_meta`. */
+export const IDEMPOTENCY_KEY_META = 'io.moviedb/idempotency-key';
+/** Marks an answer that is the stored one of an earlier call with the same idempotency key. */
+export const IDEMPOTENT_REPLAY_META = 'io.moviedb/idempotent-replay';
 
 export interface ToolCall {
   operation: CuratedOperation;
@@ -27,6 +39,10 @@ export interface ToolCall {
   logger: Logger;
   /** Present when the caller sent a progressToken. */
   sendProgress?: (progress: number, total: number | undefined, message: string) => Promise<void>;
+  /** The request's `_meta` value of IDEMPOTENCY_KEY_META, if any (checked here: it is client input). */
+  metaIdempotencyKey?: unknown;
+  /** How the client can be asked to confirm; two steps unless the MCP layer knows better. */
+  confirmation?: ConfirmationChannel;
 }
 
 export interface ToolRunnerOptions {
@@ -37,9 +53,14 @@ export interface ToolRunnerOptions {
   defaultTimeoutMs: number;
   /** Observes every finished call (metrics). */
   onToolCall?: (tool: string, outcome: string, seconds: number) => void;
+  /** Signs and checks confirmations. */
+  confirmations: ConfirmationSigner;
+  /** Longest structuredContent, in characters of JSON, before a list answer is cut (MCP_RESULT_MAX_CHARS). */
+  resultMaxChars: number;
 }
 
-export type ToolOutcome = CallToolResult & { outcome: string };
+/** A tool result, or the input-required question of a 2026-07-28 confirmation, with its audit outcome. */
+export type ToolOutcome = (CallToolResult | InputRequiredResult) & { outcome: string };
 
 type Validators = Map<string, ValidateFunction>;
 
@@ -77,33 +98,20 @@ function describeArgumentError(error: ErrorObject): { field: string; message: st
 
 /** Hash of the arguments for the audit log: correlates calls without writing what they contained. */
 function hashArguments(args: unknown): string {
-  const stable = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(stable)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
-          )
-        : value;
-  return createHash('sha256')
-    .update(JSON.stringify(stable(args)))
-    .digest('hex')
-    .slice(0, 16);
+  return createHash('sha256').update(canonicalJson(args)).digest('hex').slice(0, 16);
 }
 
 export function createToolRunner(options: ToolRunnerOptions) {
   const validators = compileValidators(options.operations);
 
-  async function execute(call: ToolCall): Promise<{ result: CallToolResult; attempts: number }> {
+  function contextFor(call: ToolCall, extra: { idempotencyKey?: string } = {}) {
     const { operation } = call;
     let step = 0;
     const total = operation.settings.progressSteps;
     const reportProgress = call.sendProgress
       ? (message: string) => void call.sendProgress?.(++step, total, message).catch(() => undefined)
       : undefined;
-    const context = createContext(options.context, {
+    return createContext(options.context, {
       viewer: call.viewer,
       clientAddress: call.clientAddress,
       logger: call.logger,
@@ -111,32 +119,89 @@ export function createToolRunner(options: ToolRunnerOptions) {
       signal: call.signal,
       timeoutMs: operation.settings.timeoutMs ?? options.defaultTimeoutMs,
       reportProgress,
+      ...extra,
     });
+  }
+
+  async function execute(
+    call: ToolCall,
+    split: SplitArguments,
+    idempotencyKey: string | undefined,
+  ): Promise<{ result: CallToolResult; attempts: number }> {
+    const { operation } = call;
+    const context = contextFor(call, idempotencyKey === undefined ? {} : { idempotencyKey });
     const result = await options.executor.run({
       document: operation.document,
-      variables: call.args,
+      variables: split.variables,
       context,
     });
     // The SDK sends no response to a cancelled request; the audit line still records it.
     if (call.signal.aborted) throw call.signal.reason;
-    await call.sendProgress?.(total ?? step + 1, total ?? step + 1, 'Done').catch(() => undefined);
+    const total = operation.settings.progressSteps;
+    await call.sendProgress?.(total ?? 1, total ?? 1, 'Done').catch(() => undefined);
+    const mapped = fitResultBudget(
+      toCallToolResult(result, operation.rootKey, operation.settings.allowPartialData),
+      operation.resultShape,
+      { args: call.args, offset: split.offset },
+      options.resultMaxChars,
+    );
     return {
-      result: toCallToolResult(result, operation.rootKey, operation.settings.allowPartialData),
+      result: context.execution.replayed ? { ...mapped, _meta: { [IDEMPOTENT_REPLAY_META]: true } } : mapped,
       attempts: context.execution.attempts,
     };
+  }
+
+  /** Asks for confirmation where the tool wants it, else runs the call. */
+  async function confirmAndExecute(
+    call: ToolCall,
+  ): Promise<{ result: CallToolResult | InputRequiredResult; attempts: number; outcome?: string }> {
+    const { operation } = call;
+    const split = splitToolArguments(call.args);
+    const metaKey = call.metaIdempotencyKey;
+    if (metaKey !== undefined && typeof metaKey !== 'string') {
+      return { result: keyRefusal(`_meta "${IDEMPOTENCY_KEY_META}" must be a string`), attempts: 0 };
+    }
+    if (metaKey !== undefined && split.idempotencyKey !== undefined && metaKey !== split.idempotencyKey) {
+      return { result: keyRefusal(`_meta "${IDEMPOTENCY_KEY_META}" and idempotencyKey differ`), attempts: 0 };
+    }
+    const preview = operation.preview;
+    const decision = await confirmCall(options.confirmations, {
+      operation,
+      variables: split.variables,
+      confirmationToken: split.confirmationToken,
+      principal: principalOf(call.viewer?.subject ?? null, call.clientAddress ?? 'in-process'),
+      signedIn: call.viewer !== null,
+      channel: call.confirmation ?? { kind: 'two-step' },
+      runPreview: () =>
+        options.executor.run({
+          document: preview!.document,
+          variables: Object.fromEntries(
+            preview!.variables
+              .filter((name) => name in split.variables)
+              .map((name) => [name, split.variables[name]]),
+          ),
+          context: contextFor(call),
+        }),
+    });
+    if (decision.kind === 'ask')
+      return { result: decision.result, attempts: 0, outcome: 'CONFIRMATION_REQUIRED' };
+    if (decision.kind === 'answer')
+      return { result: decision.result, attempts: 0, outcome: decision.outcome };
+    return execute(call, split, split.idempotencyKey ?? (metaKey as string | undefined));
   }
 
   return async function runTool(call: ToolCall): Promise<ToolOutcome> {
     const { operation, viewer } = call;
     const started = performance.now();
     let attempts = 0;
-    let result: CallToolResult;
+    let result: CallToolResult | InputRequiredResult;
     let outcome: string;
     try {
       const refusal = checkCall(call);
+      let named: string | undefined;
       if (refusal) result = refusal;
-      else ({ result, attempts } = await execute(call));
-      outcome = outcomeOf(result);
+      else ({ result, attempts, outcome: named } = await confirmAndExecute(call));
+      outcome = named ?? outcomeOf(result as CallToolResult);
     } catch (error) {
       if (call.signal.aborted) {
         // The client cancelled: the SDK sends no response to a cancelled request.
@@ -184,6 +249,10 @@ export function createToolRunner(options: ToolRunnerOptions) {
     }
     return undefined;
   }
+}
+
+function keyRefusal(problem: string): CallToolResult {
+  return toolFailure('BAD_REQUEST', `Invalid idempotency key: ${problem}`, { field: 'idempotencyKey' });
 }
 
 function outcomeOf(result: CallToolResult): string {

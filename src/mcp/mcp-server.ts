@@ -2,18 +2,23 @@
  * The MCP server over the curated operations, one factory for both protocol eras (2025-era sessions and
  * stateless calls, 2026-07-28 per-request calls). tools/list answers a list computed once; tools/call is
  * our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks for (never an
- * isError result), and so every other outcome is a tool result.
+ * isError result), and so every other outcome is a tool result. Resources, prompts and completions
+ * (src/mcp/resources.ts, prompts.ts) are answered for the caller's identity.
  *
  * It is an McpServer (the v2 SDK's supported server; the low-level Server is deprecated) whose two tool
  * handlers we install ourselves: McpServer's own ones would convert every schema on each tools/list and
  * validate arguments with their own messages, where ours are computed once and name the field.
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  isInputRequiredResult,
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
   type AuthInfo,
   type CallToolResult,
+  type ClientCapabilities,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
@@ -21,8 +26,12 @@ import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
 import { packageInfo } from '../package-info.js';
+import { IDEMPOTENCY_KEY_META, type ToolRunner } from './call-tool.js';
+import type { ConfirmationChannel, ConfirmationSigner } from './confirm-call.js';
+import { withLegacyErrorCodes } from './legacy-error-codes.js';
 import { linkSignals } from './link-signals.js';
-import type { ToolRunner } from './call-tool.js';
+import type { Prompts } from './prompts.js';
+import type { Resources } from './resources.js';
 
 /** Read once at start-up: the version clients see is package.json's, as `moviedb-mcp --version` prints. */
 export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: packageInfo().version };
@@ -48,7 +57,7 @@ const INSTRUCTIONS =
 /**
  * One JSON Schema validator for every server instance: each instance would otherwise build its own, and
  * a server is created per session and per stateless or 2026 request. (The SDK uses it only for
- * elicitation, which these tools never send; our arguments are checked by the tool runner's own Ajv.)
+ * elicitation results; our arguments are checked by the tool runner's own Ajv.)
  */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
@@ -56,7 +65,14 @@ export interface McpServerDependencies {
   operations: readonly CuratedOperation[];
   runTool: ToolRunner;
   logger: Logger;
+  /** Verifies the requestState of a 2026-07-28 confirmation round (src/mcp/confirm-call.ts). */
+  confirmations: ConfirmationSigner;
+  resources: Resources;
+  prompts: Prompts;
 }
+
+/** Which revision a server instance serves: 2025-era (sessions, stateless) or 2026-07-28 (per request). */
+export type ProtocolEra = 'legacy' | 'modern';
 
 /** The identity our auth middleware put on the request, carried by the SDK as authInfo.extra. */
 export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
@@ -67,6 +83,12 @@ export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
 function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
   const address = authInfo?.extra?.clientAddress;
   return typeof address === 'string' ? address : undefined;
+}
+
+/** The 2025 session a request belongs to, which our HTTP layer put beside the identity (served per request). */
+function sessionIdOf(authInfo: AuthInfo | undefined): string | undefined {
+  const id = authInfo?.extra?.sessionId;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** The HTTP request's logger our HTTP layer put beside the identity: bound to its requestId. */
@@ -92,11 +114,56 @@ function catalogueOf(operations: readonly CuratedOperation[]) {
   return catalogue;
 }
 
-export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): McpServer {
+/**
+ * How a call's client can be asked to confirm: the input-required flow when it is a 2026-07-28 request
+ * whose envelope declares form elicitation, else two steps (2025 clients included: confirm-call.ts).
+ */
+function confirmationChannel(era: ProtocolEra, ctx: ServerContext): ConfirmationChannel {
+  if (era !== 'modern') return { kind: 'two-step' };
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+  // An empty elicitation capability means form mode (the spec's backwards-compatible default).
+  const form = elicitation !== undefined && (Object.keys(elicitation).length === 0 || 'form' in elicitation);
+  if (!form) return { kind: 'two-step' };
+  return {
+    kind: 'input-required',
+    state: ctx.mcpReq.requestState(),
+    responses: ctx.mcpReq.inputResponses,
+  };
+}
+
+/** The fields the resources and tools need from the request, beside the identity. */
+function readerOf(ctx: ServerContext, deps: McpServerDependencies) {
+  const authInfo = ctx.http?.authInfo;
+  const requestId = String(ctx.mcpReq.id);
+  return {
+    viewer: identityOf(authInfo),
+    clientAddress: clientAddressOf(authInfo),
+    requestId,
+    signal: ctx.mcpReq.signal,
+    // The HTTP request's logger carries its requestId, so audit lines join the access line.
+    logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
+      mcpRequestId: requestId,
+      sessionId: ctx.sessionId,
+    }),
+  };
+}
+
+export function createMcpServer(
+  deps: McpServerDependencies,
+  requestSignal?: AbortSignal,
+  era: ProtocolEra = 'legacy',
+): McpServer {
   const { tools, byName } = catalogueOf(deps.operations);
   const mcp = new McpServer(SERVER_INFO, {
     // No `logging`: nothing here sends log messages, and the 2026-07-28 revision deprecates it.
-    capabilities: { tools: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: SHARED_VALIDATOR,
     // The 2026-era handshake is per request and needs no entry here; 2025 clients negotiate one of these.
@@ -104,11 +171,40 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
     cacheHints: {
       'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
       'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      'prompts/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      // Who asks decides whether the watch list is listed.
+      'resources/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
     },
+    // 2025 requests are never answered with input_required (confirm-call.ts): no server→client shim.
+    inputRequired: { legacyShim: false },
+    // A 2026-07-28 confirmation round's requestState is ours, signed: anything else is refused (-32602).
+    requestState: { verify: (state) => deps.confirmations.verify(state) },
   });
   const { server } = mcp;
+  if (era === 'legacy') {
+    const connect = mcp.connect.bind(mcp);
+    mcp.connect = (transport) => connect(withLegacyErrorCodes(transport));
+  }
 
   server.setRequestHandler('tools/list', () => ({ tools }));
+
+  server.setRequestHandler('resources/list', (_request, ctx) => ({
+    resources: deps.resources.list(identityOf(ctx.http?.authInfo)),
+  }));
+  server.setRequestHandler('resources/templates/list', () => ({
+    resourceTemplates: deps.resources.templates(),
+  }));
+  server.setRequestHandler('resources/read', (request, ctx) =>
+    deps.resources.read(request.params.uri, readerOf(ctx, deps)),
+  );
+  server.setRequestHandler('prompts/list', () => ({ prompts: deps.prompts.list() }));
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    deps.prompts.get(request.params.name, request.params.arguments, identityOf(ctx.http?.authInfo) !== null),
+  );
+  server.setRequestHandler('completion/complete', (request) =>
+    deps.prompts.complete(request.params.ref, request.params.argument),
+  );
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const operation = byName.get(request.params.name);
@@ -120,6 +216,7 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
       );
     }
     const progressToken = request.params._meta?.progressToken;
+    const reader = readerOf(ctx, deps);
     const requestId = String(ctx.mcpReq.id);
     const authInfo = ctx.http?.authInfo;
     // A 2025 stateless cancellation arrives on a request of its own, through requestSignal; a 2026
@@ -129,15 +226,16 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
       .runTool({
         operation,
         args: request.params.arguments ?? {},
-        viewer: identityOf(authInfo),
-        clientAddress: clientAddressOf(authInfo),
+        ...reader,
         signal: cancellation.signal,
         requestId,
         // The HTTP request's logger carries its requestId, so audit lines join the access line.
         logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
           mcpRequestId: requestId,
-          sessionId: ctx.sessionId,
+          sessionId: ctx.sessionId ?? sessionIdOf(authInfo),
         }),
+        metaIdempotencyKey: request.params._meta?.[IDEMPOTENCY_KEY_META],
+        confirmation: confirmationChannel(era, ctx),
         sendProgress:
           progressToken === undefined
             ? undefined
@@ -148,7 +246,8 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
                 }),
       })
       .finally(() => cancellation.release());
-    return server.projectCallToolResult(result, operation.tool.outputSchema);
+    if (isInputRequiredResult(result)) return result as unknown as CallToolResult;
+    return server.projectCallToolResult(result as CallToolResult, operation.tool.outputSchema);
   });
 
   return mcp;

@@ -53,7 +53,7 @@ export function toCallToolResult(
   return envelope(null, errors, true, `GraphQL operation failed: ${errors.map((e) => e.message).join('; ')}`);
 }
 
-/** A failure raised by the tool layer itself (arguments, deadline, circuit), in the same shape. */
+/** A failure raised by the tool layer itself (arguments, deadline, circuit, confirmation), in the same shape. */
 export function toolFailure(
   classification: Classification,
   message: string,

@@ -3,7 +3,7 @@
  * which becomes one MCP tool. Each file is parsed and validated once, at start-up, through the same
  * executor as /graphql; any problem stops the server with a list of file:line: message entries.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   GraphQLError,
@@ -13,12 +13,17 @@ import {
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type OperationDefinitionNode,
+  isObjectType,
 } from 'graphql';
 import type { Tool } from '@modelcontextprotocol/server';
+import { authRuleOf } from '../graphql/auth-directives.js';
 import type { Executor } from '../graphql/executor.js';
 import { deriveInputSchema } from './input-schema.js';
+import { loadPreview, PREVIEWS_DIR, type PreviewOperation } from './load-preview.js';
 import { deriveOutputSchema } from './output-schema.js';
 import { deriveRequiredScopes } from './required-scopes.js';
+import { deriveResultShape, withTruncationMarker, type ResultShape } from './result-shape.js';
+import { RESERVED_ARGUMENTS, withToolArguments } from './tool-arguments.js';
 import { defaultToolSettings, loadToolSettings, type ToolSettings } from './tool-settings.js';
 
 export interface CuratedOperation {
@@ -32,6 +37,14 @@ export interface CuratedOperation {
   settings: ToolSettings;
   /** Scopes a caller's token needs, from the @auth rules of the fields the document reaches. */
   requiredScopes: readonly string[];
+  /** Whether the root field's @auth rule needs a signed-in caller. */
+  requiresSignIn: boolean;
+  /** Whether a call asks the user before acting (tools.json `confirm`; destructive tools by default). */
+  confirm: boolean;
+  /** What such a question shows (operations/previews/); absent: it names the arguments. */
+  preview?: PreviewOperation;
+  /** Where the answer can be cut to fit the response budget; absent: it is never cut. */
+  resultShape?: ResultShape;
   /** The tools/list entry, computed once. */
   tool: Tool;
 }
@@ -126,9 +139,30 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
         .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
         .map((d) => [d.name.value, d]),
     );
-    const rootDescription =
-      'getFields' in rootType ? rootType.getFields()[rootField.name.value]?.description : undefined;
+    const rootFieldDefinition = isObjectType(rootType)
+      ? rootType.getFields()[rootField.name.value]
+      : undefined;
     const readOnly = operation.operation === 'query';
+    const annotations = {
+      title: titleOf(operationName),
+      readOnlyHint: readOnly,
+      ...(readOnly ? {} : { destructiveHint: false }),
+      idempotentHint: readOnly,
+      openWorldHint: false,
+      ...toolSettings.annotations,
+    };
+    const reserved = (operation.variableDefinitions ?? [])
+      .map((d) => d.variable.name.value)
+      .filter((name) => RESERVED_ARGUMENTS.includes(name));
+    if (reserved.length > 0) {
+      problems.push(`${file}: $${reserved.join(', $')}: reserved for the tool's own arguments; rename it`);
+      continue;
+    }
+    const confirm = (toolSettings.confirm ?? (annotations.destructiveHint ? 'always' : 'never')) === 'always';
+    const preview = confirm ? loadPreview(executor, dir, operation) : { problems: [] };
+    problems.push(...preview.problems);
+    const resultShape = deriveResultShape(rootFieldDefinition, rootField, operation);
+    const outputSchema = deriveOutputSchema(schema, rootType, rootField, fragments);
     operations.push({
       toolName,
       operationName,
@@ -137,24 +171,35 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
       rootKey: rootField.alias?.value ?? rootField.name.value,
       settings: toolSettings,
       requiredScopes: deriveRequiredScopes(schema, rootType, operation.selectionSet, fragments),
+      requiresSignIn: Boolean(rootFieldDefinition && authRuleOf(schema, rootFieldDefinition)?.requires),
+      confirm,
+      ...(preview.preview ? { preview: preview.preview } : {}),
+      ...(resultShape ? { resultShape } : {}),
       tool: {
         name: toolName,
         title: titleOf(operationName),
-        description: leadingComment(source) ?? rootDescription ?? titleOf(operationName),
-        inputSchema: deriveInputSchema(schema, operation) as Tool['inputSchema'],
-        outputSchema: deriveOutputSchema(schema, rootType, rootField, fragments) as Tool['outputSchema'],
-        annotations: {
-          title: titleOf(operationName),
-          readOnlyHint: readOnly,
-          ...(readOnly ? {} : { destructiveHint: false }),
-          idempotentHint: readOnly,
-          openWorldHint: false,
-          ...toolSettings.annotations,
-        },
+        description: leadingComment(source) ?? rootFieldDefinition?.description ?? titleOf(operationName),
+        inputSchema: withToolArguments(deriveInputSchema(schema, operation), {
+          write: !readOnly,
+          confirm,
+          list: resultShape?.kind === 'list',
+        }) as Tool['inputSchema'],
+        outputSchema: (resultShape
+          ? withTruncationMarker(outputSchema)
+          : outputSchema) as Tool['outputSchema'],
+        annotations,
       },
     });
   }
 
+  const asking = new Set(operations.filter((o) => o.confirm).map((o) => o.operationName));
+  const previews = path.join(dir, PREVIEWS_DIR);
+  for (const file of existsSync(previews)
+    ? readdirSync(previews).filter((f) => f.endsWith('.graphql'))
+    : []) {
+    if (!asking.has(file.replace(/\.graphql$/, '')))
+      problems.push(`${PREVIEWS_DIR}/${file}: no tool of that name asks for confirmation`);
+  }
   const names = new Set(operations.map((o) => o.toolName));
   for (const name of Object.keys(settings)) {
     if (!names.has(name))

@@ -23,6 +23,11 @@ const toolSettingsSchema = z
     timeoutMs: z.number().int().min(100).max(120000).optional(),
     /** Total number of progress steps the tool reports (its operation reports the ones before "done"). */
     progressSteps: z.number().int().min(1).max(20).optional(),
+    /**
+     * Whether a call asks the user before acting (src/mcp/confirm-call.ts): `always`, or `never`. By
+     * default a tool annotated destructive asks and any other does not.
+     */
+    confirm: z.enum(['always', 'never']).optional(),
   })
   .strict();
 

@@ -2,6 +2,7 @@
 import type { DatabaseHandle } from './database.js';
 import { createAccounts } from './accounts.js';
 import { createCatalog } from './catalog.js';
+import { createIdempotencyKeys } from './idempotency-keys.js';
 import { createReviews } from './reviews.js';
 import { createStorePolicy, type StorePolicyOptions } from './store-policy.js';
 import { createWatchlist } from './watchlist.js';
@@ -26,6 +27,7 @@ export function createStore(database: DatabaseHandle, options: StoreOptions) {
     accounts: createAccounts(handle.db),
     reviews: createReviews(handle.db),
     watchlist: createWatchlist(handle.db),
+    idempotencyKeys: createIdempotencyKeys(handle.db),
   };
 }
 

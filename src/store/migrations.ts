@@ -137,6 +137,32 @@ const usernamesUniqueIgnoringCase: Migration = {
   },
 };
 
+/**
+ * Idempotency keys of writes (issue 10): a key's first use is recorded in the same transaction as the
+ * write it guards, so two repeats can never both write; the answer is stored beside it once known. The
+ * key is scoped to the caller (subject: at most 50 characters, see bearer.ts) and expires after 24 h.
+ * Times are ISO-8601 UTC text in both dialects, as reviews.created_at, so comparisons agree.
+ */
+const idempotencyKeys: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('subject', 'varchar(64)', (c) => c.notNull())
+      .addColumn('idempotency_key', 'varchar(128)', (c) => c.notNull())
+      .addColumn('fingerprint', 'varchar(64)', (c) => c.notNull())
+      .addColumn('result', 'text')
+      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
+      .addPrimaryKeyConstraint('idempotency_keys_pk', ['subject', 'idempotency_key'])
+      .execute();
+    await db.schema
+      .createIndex('idempotency_keys_expires_idx')
+      .on('idempotency_keys')
+      .column('expires_at')
+      .execute();
+  },
+};
+
 export function createMigrationProvider(dialect: Dialect, seedFile: string): MigrationProvider {
   return {
     async getMigrations() {
@@ -146,6 +172,7 @@ export function createMigrationProvider(dialect: Dialect, seedFile: string): Mig
           up: (db: AnyDb) => seedDatabase(db as Kysely<Database>, dialect, seedFile),
         },
         '0003_username_case_insensitive': usernamesUniqueIgnoringCase,
+        '0005_idempotency_keys': idempotencyKeys,
       };
     },
   };

@@ -96,6 +96,17 @@ export interface WatchlistItemsTable {
   tv_show_id: number | null;
   status: WatchStatusName;
 }
+/** A write's idempotency key (src/store/idempotency-keys.ts); `result` is null until the answer is known. */
+export interface IdempotencyKeysTable {
+  subject: string;
+  idempotency_key: string;
+  /** sha256 of the canonical operation and arguments: a repeat must match it. */
+  fingerprint: string;
+  /** The JSON of the original answer. */
+  result: string | null;
+  created_at: string;
+  expires_at: string;
+}
 
 export interface Database {
   people: PeopleTable;
@@ -109,6 +120,7 @@ export interface Database {
   users: UsersTable;
   reviews: ReviewsTable;
   watchlist_items: WatchlistItemsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Person = Selectable<PeopleTable>;
@@ -120,4 +132,5 @@ export type Episode = Selectable<EpisodesTable>;
 export type User = Selectable<UsersTable>;
 export type Review = Selectable<ReviewsTable>;
 export type WatchlistItem = Selectable<WatchlistItemsTable>;
+export type IdempotencyKey = Selectable<IdempotencyKeysTable>;
 export type NewMovie = Insertable<MoviesTable>;

@@ -18,6 +18,18 @@ export interface WriteGuard {
   signal?: AbortSignal;
   /** Updated as commits go out and come back (the GraphQL context carries one per request). */
   execution?: { commit: CommitPhase };
+  /** Something to record first in the request's first write transaction (an idempotency key). */
+  reservation?: Reservation;
+}
+
+/**
+ * A row the first write transaction of a request inserts before its own work, so it commits or rolls
+ * back with that work: a concurrent repeat holding the same reservation fails there, before writing.
+ */
+export interface Reservation {
+  reserve(trx: Kysely<Database>): Promise<void>;
+  /** How far the transaction holding the reservation got ('none' until one holds it, or after a rollback). */
+  phase: CommitPhase;
 }
 
 /**
@@ -31,10 +43,17 @@ export async function writeTransaction<T>(
   work: (trx: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
   guard.signal?.throwIfAborted();
+  // Only the request's first write holds the reservation; later writes of the same request are under it.
+  const reservation = guard.reservation?.phase === 'none' ? guard.reservation : undefined;
+  const advance = (phase: CommitPhase) => {
+    if (guard.execution) guard.execution.commit = phase;
+    if (reservation) reservation.phase = phase;
+  };
   return handle.db.connection().execute(async (connection) => {
     await (handle.dialect === 'sqlite' ? sql`begin immediate` : sql`begin`).execute(connection);
     let result: T;
     try {
+      await reservation?.reserve(connection);
       result = await work(connection);
       guard.signal?.throwIfAborted();
     } catch (error) {
@@ -42,7 +61,7 @@ export async function writeTransaction<T>(
       await sql`rollback`.execute(connection).catch(() => undefined);
       throw error;
     }
-    if (guard.execution) guard.execution.commit = 'committing';
+    advance('committing');
     try {
       await sql`commit`.execute(connection);
     } catch (error) {
@@ -54,7 +73,7 @@ export async function writeTransaction<T>(
         { retryable: false, writeOutcome: 'unknown' },
       );
     }
-    if (guard.execution) guard.execution.commit = 'committed';
+    advance('committed');
     return result;
   });
 }

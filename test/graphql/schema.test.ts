@@ -93,6 +93,7 @@ describe('the schema', () => {
         'tvShow',
         'tvShows',
         'watchlist',
+        'watchlistItem',
       ].sort(),
     );
     expect(fields('Mutation')).toEqual(

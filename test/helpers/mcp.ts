@@ -1,19 +1,32 @@
 /** A real MCP SDK client over Streamable HTTP, connected to a test server. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { raw } from './raw-http.js';
 
-/** `headers` go with every request of the session (a `traceparent`, say). */
+/**
+ * `options`: headers sent with every request of the session (a `traceparent`, say) and the transport's
+ * own options (a fetch of the test's, reconnection timing), beside the token.
+ */
 export async function connectClient(
   baseUrl: string,
   token?: string,
-  headers: Record<string, string> = {},
+  {
+    headers = {},
+    ...options
+  }: { headers?: Record<string, string> } & Pick<
+    StreamableHTTPClientTransportOptions,
+    'fetch' | 'reconnectionOptions'
+  > = {},
 ): Promise<Client> {
   const client = new Client({ name: 'moviedb-mcp-tests', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     requestInit: { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+    ...options,
   });
   await client.connect(transport);
   return client;
@@ -41,6 +54,35 @@ export async function callTool<T = unknown>(
   return (await client.callTool({ name, arguments: args })) as CallToolResult & {
     structuredContent: Envelope<T>;
   };
+}
+
+/**
+ * A tool that asks before acting, as a client without elicitation meets it: the first call answers a
+ * confirmationToken (a BAD_REQUEST tool error), the second, with it, acts. An answer without a token
+ * (NOT_FOUND, UNAUTHORIZED…) is returned as it is.
+ */
+export async function callConfirmed<T = unknown>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult & { structuredContent: Envelope<T> }> {
+  const first = await callTool<T>(client, name, args);
+  const token = first.structuredContent.errors[0]?.extensions?.confirmationToken;
+  if (typeof token !== 'string') return first;
+  return callTool<T>(client, name, { ...args, confirmationToken: token });
+}
+
+/** The arguments plus the confirmationToken the tool's first (asking) answer gives for them. */
+export async function withConfirmation(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const asked = await callTool(client, name, args);
+  const token = asked.structuredContent.errors[0]?.extensions?.confirmationToken;
+  if (typeof token !== 'string')
+    throw new Error(`${name} did not ask: ${JSON.stringify(asked.structuredContent)}`);
+  return { ...args, confirmationToken: token };
 }
 
 /** The JSON-RPC headers a raw client must send to /mcp. */

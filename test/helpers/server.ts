@@ -10,6 +10,9 @@ import pg from 'pg';
 import { loadConfig, type Env } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { createGraphQLClient, type GraphQLClient } from './graphql-client.js';
+
+export { classificationOf, type GraphQLResponse } from './graphql-client.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -20,26 +23,11 @@ export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-012345
 export const TEST_ISSUER = 'moviedb-mcp';
 export const TEST_AUDIENCE = 'moviedb-mcp';
 
-export interface GraphQLResponse<T = Record<string, unknown>> {
-  status: number;
-  headers: Headers;
-  body: {
-    data?: T | null;
-    errors?: Array<{ message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }>;
-  };
-}
-
-export interface TestServer extends RunningServer {
+export interface TestServer extends RunningServer, GraphQLClient {
   dialect: TestDialect;
-  graphql<T = Record<string, unknown>>(
-    query: string,
-    variables?: Record<string, unknown>,
-    token?: string,
-  ): Promise<GraphQLResponse<T>>;
-  /** Signs a seed or registered user in and returns the bearer token. */
-  login(username: string, password: string): Promise<string>;
-  /** Registers a fresh user with a unique name and returns its token and username. */
-  newUser(): Promise<{ token: string; username: string }>;
+  /** This server's own SQLite folder and PostgreSQL schema (a second replica can be pointed at them). */
+  dataDir: string;
+  schemaName: string;
   /** Runs SQL against the test database directly (for assertions on what was written). */
   count(table: string, where?: string): Promise<number>;
   stop(): Promise<void>;
@@ -78,50 +66,12 @@ export async function startTestServer(
     ...options.env,
   });
   const server = await startServer(config, { logger: options.logger, onQuery: options.onQuery });
-  let users = 0;
-
-  const graphql: TestServer['graphql'] = async (query, variables, token) => {
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (await response.json()) as GraphQLResponse<never>['body'],
-    };
-  };
-
-  const login = async (username: string, password: string) => {
-    const result = await graphql<{ login: { token: string } }>(
-      'mutation ($input: LoginInput!) { login(input: $input) { token } }',
-      { input: { username, password } },
-    );
-    const token = result.body.data?.login.token;
-    if (!token) throw new Error(`login failed: ${JSON.stringify(result.body)}`);
-    return token;
-  };
-
   return {
     ...server,
     dialect,
-    graphql,
-    login,
-    async newUser() {
-      const username = `tester_${process.pid}_${++users}_${randomBytes(3).toString('hex')}`;
-      const result = await graphql<{ register: { token: string } }>(
-        'mutation ($input: RegisterInput!) { register(input: $input) { token } }',
-        { input: { username, email: `${username}@example.com`, password: 'secret123' } },
-      );
-      const token = result.body.data?.register.token;
-      if (!token) throw new Error(`register failed: ${JSON.stringify(result.body)}`);
-      return { token, username };
-    },
+    dataDir,
+    schemaName,
+    ...createGraphQLClient(server.url),
     async count(table, where) {
       const { sql } = await import('kysely');
       const query = where
@@ -141,9 +91,4 @@ export async function startTestServer(
       }
     },
   };
-}
-
-/** The first error's classification, the thing an agent branches on. */
-export function classificationOf(response: GraphQLResponse): unknown {
-  return response.body.errors?.[0]?.extensions?.classification;
 }

@@ -1,6 +1,7 @@
 /**
- * A loopback TCP proxy in front of PostgreSQL that a test can stall or cut, to produce real hangs and
- * real outages between the server and its database.
+ * A loopback TCP proxy that a test can stall or cut, to produce real hangs and real outages: in front of
+ * PostgreSQL (between the server and its database), or in front of an HTTP server (between a client and
+ * it, to cut one response mid-stream).
  */
 import net from 'node:net';
 
@@ -9,28 +10,60 @@ export interface TcpProxy {
   /** Stop moving bytes: queries hang until resume(). */
   stall(): void;
   resume(): void;
+  /**
+   * Stall as soon as the client side sends bytes matching `pattern` (a PostgreSQL query's text, say):
+   * those bytes are passed on first, so the statement runs and its answer is what waits. Resolves then.
+   */
+  stallOn(pattern: RegExp): Promise<void>;
+  /** Forget an armed stallOn that has not sprung. */
+  disarm(): void;
   /** Cut every connection and refuse new ones until up(). */
   down(): void;
   up(): void;
+  /** Cut the connections whose latest bytes from the client side match `pattern`; new ones still pass. */
+  cutWhere(pattern: RegExp): number;
   close(): Promise<void>;
 }
 
+interface Pair {
+  client: net.Socket;
+  upstream: net.Socket;
+  /** The latest chunk the client side sent, as text (enough to tell one request from another). */
+  lastSent: string;
+}
+
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
-  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  const pairs = new Set<Pair>();
   let stalled = false;
   let isDown = false;
+  let trap: { pattern: RegExp; sprung: () => void } | undefined;
+
+  const stall = () => {
+    stalled = true;
+    for (const { client, upstream } of pairs) {
+      client.pause();
+      upstream.pause();
+    }
+  };
 
   const server = net.createServer((client) => {
     if (isDown) return client.destroy();
     const upstream = net.connect(targetPort, targetHost);
-    const pair = { client, upstream };
+    const pair: Pair = { client, upstream, lastSent: '' };
     pairs.add(pair);
-    const forward = (from: net.Socket, to: net.Socket) =>
-      from.on('data', (chunk) => {
-        if (!to.write(chunk)) from.pause();
-      });
-    forward(client, upstream);
-    forward(upstream, client);
+    client.on('data', (chunk: Buffer) => {
+      pair.lastSent = chunk.toString('latin1');
+      if (!upstream.write(chunk)) client.pause();
+      if (trap?.pattern.test(pair.lastSent)) {
+        const { sprung } = trap;
+        trap = undefined;
+        stall();
+        sprung();
+      }
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!client.write(chunk)) upstream.pause();
+    });
     client.on('drain', () => !stalled && upstream.resume());
     upstream.on('drain', () => !stalled && client.resume());
     if (stalled) {
@@ -48,24 +81,19 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
 
-  const cut = () => {
-    isDown = true;
-    for (const { client, upstream } of pairs) {
-      client.destroy();
-      upstream.destroy();
+  const cut = (which: (pair: Pair) => boolean) => {
+    const chosen = [...pairs].filter(which);
+    for (const pair of chosen) {
+      pairs.delete(pair);
+      pair.client.destroy();
+      pair.upstream.destroy();
     }
-    pairs.clear();
+    return chosen.length;
   };
 
   return {
     port,
-    stall() {
-      stalled = true;
-      for (const { client, upstream } of pairs) {
-        client.pause();
-        upstream.pause();
-      }
-    },
+    stall,
     resume() {
       stalled = false;
       for (const { client, upstream } of pairs) {
@@ -73,12 +101,23 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
         upstream.resume();
       }
     },
-    down: cut,
+    stallOn(pattern) {
+      return new Promise((sprung) => (trap = { pattern, sprung }));
+    },
+    disarm() {
+      trap = undefined;
+    },
+    down() {
+      isDown = true;
+      cut(() => true);
+    },
     up() {
       isDown = false;
     },
+    cutWhere: (pattern) => cut((pair) => pattern.test(pair.lastSent)),
     async close() {
-      cut();
+      isDown = true;
+      cut(() => true);
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

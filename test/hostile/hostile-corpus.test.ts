@@ -25,6 +25,7 @@ import {
   type HostileCase,
   type HttpCase,
   type RawCase,
+  USER_STREAM_EVENT_ID,
 } from './hostile-cases.js';
 
 /** Requests in flight at once: enough to overlap, few enough for a shared two-core machine. */
@@ -171,6 +172,30 @@ function problemsOf(testCase: HostileCase, answer: Answer | string): string[] {
 interface Sessions {
   anonymous: string;
   user: string;
+  /** The id of an event of a call stream of the user's session. */
+  userStreamEventId: string;
+}
+
+/** Makes a call on a session and returns the first event id of its (resumable) response stream. */
+async function callStreamEventId(url: string, sessionId: string, token: string): Promise<string> {
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: {
+      ...MCP_HEADERS,
+      authorization: `Bearer ${token}`,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'getMovie', arguments: { id: '1' } },
+    }),
+  });
+  const id = /^id: (.+)$/m.exec(await response.text())?.[1];
+  if (!id) throw new Error(`the call stream carried no event id (${response.status})`);
+  return id;
 }
 
 async function openSession(url: string, token?: string): Promise<string> {
@@ -197,7 +222,12 @@ async function sendHttp(
   sessions: Sessions,
   userToken: string,
 ): Promise<Answer | string> {
-  const headers: Record<string, string> = { ...testCase.headers };
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(testCase.headers ?? {}).map(([name, value]) => [
+      name,
+      value === USER_STREAM_EVENT_ID ? sessions.userStreamEventId : value,
+    ]),
+  );
   if (testCase.session && headers['mcp-session-id'] === undefined) {
     headers['mcp-session-id'] = testCase.session === 'anonymous' ? sessions.anonymous : sessions.user;
     if (testCase.session === 'user' && headers.authorization === undefined)
@@ -342,9 +372,11 @@ describe.each(dialects)('the hostile corpus on %s', (dialect) => {
     server = await startTestServer(dialect, { env: { RATE_LIMITS: 'off' } });
     const userToken = await server.login('user', 'user123');
     const tokens = await corpusTokens(userToken);
+    const user = await openSession(server.url, userToken);
     const sessions: Sessions = {
       anonymous: await openSession(server.url),
-      user: await openSession(server.url, userToken),
+      user,
+      userStreamEventId: await callStreamEventId(server.url, user, userToken),
     };
     cases = shuffled(generateHostileCorpus(tokens), 6);
     for (const testCase of cases) counts.set(testCase.category, (counts.get(testCase.category) ?? 0) + 1);

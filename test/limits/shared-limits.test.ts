@@ -7,55 +7,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
+import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from '../helpers/redis.js';
 import { classificationOf, dialects, startTestServer, type TestServer } from '../helpers/server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const RUN_PREFIX = `moviedb-test-${randomBytes(6).toString('hex')}`;
+const RUN_PREFIX = runPrefix();
 const ME = '{ me { username } }';
 const LOGIN = 'mutation ($input: LoginInput!) { login(input: $input) { token } }';
 
-/** Whether a Redis answers PING at REDIS_URL (one quick attempt, no retries). */
-async function redisAnswers(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const available = await redisAnswers();
 // Naming a Redis (TEST_REDIS_URL, as .ci/run does) or running in CI makes a missing one a failure.
-if (!available && (process.env.CI === 'true' || process.env.TEST_REDIS_URL)) {
-  throw new Error(
-    `no Redis answers at ${REDIS_URL}: TEST_REDIS_URL or CI=true requires it (.ci/run starts it)`,
-  );
-}
+const available = await redisAvailable();
 if (!available) console.warn(`shared-limits tests skipped: no Redis answers at ${REDIS_URL}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterAll(async () => {
-  if (!available) return;
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${RUN_PREFIX}-*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  if (available) await dropKeys(`${RUN_PREFIX}-`);
 });
 
 describe.skipIf(!available).each(dialects)('rate limits shared through Redis on %s', (dialect) => {

@@ -48,8 +48,13 @@ describe.each(dialects)('MCP 2026-07-28 on %s', (dialect) => {
   const post = (request: { headers: Record<string, string>; body: string }) =>
     raw(`${server.url}/mcp`, { method: 'POST', ...request });
 
-  it('the client needs no handshake: server/discover names 2026-07-28 and tools without logging', async () => {
-    expect(anonymous.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+  it('the client needs no handshake: server/discover names 2026-07-28, tools, resources, prompts and completions, without logging', async () => {
+    expect(anonymous.getServerCapabilities()).toEqual({
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    });
     const response = await post(modernRequest(1, 'server/discover'));
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);

@@ -217,7 +217,17 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
         classification: 'NOT_FOUND',
         extensions: { entityType: 'WatchlistItem' },
       });
-      const removed = await call(user, 'removeFromWatchlist', { itemId });
+      // Destructive: the first call asks (two steps for a client without elicitation), the second acts.
+      const asked = await call(user, 'removeFromWatchlist', { itemId });
+      expect(asked.structuredContent.errors[0]).toMatchObject({
+        classification: 'BAD_REQUEST',
+        extensions: {
+          field: 'confirmationToken',
+          target: { id: itemId, content: { title: expect.any(String) } },
+        },
+      });
+      const confirmationToken = asked.structuredContent.errors[0]!.extensions!.confirmationToken;
+      const removed = await call(user, 'removeFromWatchlist', { itemId, confirmationToken });
       expect(removed.structuredContent).toEqual({ data: true, errors: [] });
       const anonymousList = await call(anonymous, 'myWatchlist');
       expect(anonymousList.structuredContent.errors[0]!.classification).toBe('UNAUTHORIZED');

@@ -6,7 +6,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, connectClient } from '../helpers/mcp.js';
+import { callTool, connectClient, withConfirmation } from '../helpers/mcp.js';
 import { databaseUrl, startProxiedServer, type ProxiedServer } from '../helpers/proxied-server.js';
 
 const TOOL_TIMEOUT_MS = 1500;
@@ -98,7 +98,12 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
       tool: 'setWatchStatus',
       args: async (user) => ({ itemId: await addItem(user, '31'), status: 'WATCHED' }),
     },
-    { tool: 'removeFromWatchlist', args: async (user) => ({ itemId: await addItem(user, '32') }) },
+    {
+      tool: 'removeFromWatchlist',
+      // Destructive: confirmed first (the asking call only reads), so the call under test writes.
+      args: async (user) =>
+        withConfirmation(user.client, 'removeFromWatchlist', { itemId: await addItem(user, '32') }),
+    },
     {
       tool: 'createReview',
       args: async () => ({ input: { subject: { movieId: '33' }, score: 7, comment: 'Solid' } }),
@@ -173,9 +178,10 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
   it('a deadline that fires after the commit went out says the change may have been applied and is not retryable', async () => {
     const user = await signIn();
     const itemId = await addItem(user, '35');
+    const args = await withConfirmation(user.client, 'removeFromWatchlist', { itemId });
     // Frozen after the DELETE ran: what hangs is the COMMIT.
     env.stallAfter(/^delete from "watchlist_items"/i);
-    const result = await callTool(user.client, 'removeFromWatchlist', { itemId });
+    const result = await callTool(user.client, 'removeFromWatchlist', args);
     expect(env.stalled()).toBe(true);
     expect(result.structuredContent.errors[0]).toMatchObject({
       classification: 'TIMEOUT',
@@ -195,8 +201,9 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
   it('a connection lost while the commit is under way is UNAVAILABLE but not retryable: the change may have landed', async () => {
     const user = await signIn();
     const itemId = await addItem(user, '37');
+    const args = await withConfirmation(user.client, 'removeFromWatchlist', { itemId });
     env.stallAfter(/^delete from "watchlist_items"/i);
-    const pending = callTool(user.client, 'removeFromWatchlist', { itemId });
+    const pending = callTool(user.client, 'removeFromWatchlist', args);
     await expect.poll(() => env.stalled(), { timeout: 5000 }).toBe(true);
     // The COMMIT is on its way; the connection is cut under it.
     env.proxy.down();

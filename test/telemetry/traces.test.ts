@@ -120,7 +120,7 @@ describe.each(dialects)('traces (%s)', (dialect) => {
   it('a tool call is one trace under the caller: POST /mcp → tools/call → query → SQL, timed and named', async () => {
     const token = await server.login('user', 'user123');
     const parent = remoteParent();
-    const client = await connectClient(server.url, token, parent.headers);
+    const client = await connectClient(server.url, token, { headers: parent.headers });
     const result = await callTool(client, 'searchMovies', { filter: { titleContains: 'Godfather' } });
     expect(result.isError).toBe(false);
     await client.close();
@@ -177,7 +177,7 @@ describe.each(dialects)('traces (%s)', (dialect) => {
 
   it('a failed call says its outcome class on the tool and operation spans: NOT_FOUND, UNAUTHORIZED', async () => {
     const parent = remoteParent();
-    const client = await connectClient(server.url, undefined, parent.headers);
+    const client = await connectClient(server.url, undefined, { headers: parent.headers });
     expect((await callTool(client, 'getMovie', { id: '999' })).isError).toBe(true);
     expect((await callTool(client, 'addToWatchlist', { subject: { movieId: '1' } })).isError).toBe(true);
     await client.close();
@@ -346,7 +346,7 @@ describe.each(dialects)('traces (%s)', (dialect) => {
       .token;
 
     const call = remoteParent();
-    const client = await connectClient(server.url, token, call.headers);
+    const client = await connectClient(server.url, token, { headers: call.headers });
     const argument = `title-${secret}-argument`;
     await callTool(client, 'searchMovies', { filter: { titleContains: argument } });
     const movie = await callTool<{ title: string }>(client, 'getMovie', { id: '1' });

@@ -34,7 +34,9 @@ export const accountResolvers = {
       const passwordHash = await hashPassword(password);
       let user: User;
       try {
-        user = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+        // Never under an idempotency key: the answer holds a token, which is not to be stored.
+        const guard = { signal: ctx.signal, execution: ctx.execution };
+        user = await writeTransaction(ctx.store.handle, guard, (trx) =>
           ctx.store.accounts.create({ username, email, passwordHash, role: 'USER' }, trx),
         );
       } catch (error) {

@@ -14,6 +14,13 @@ export const watchlistResolvers = {
       const user = await actingUser(ctx, 'watchlist');
       return ctx.store.watchlist.ofUser(user.id);
     },
+    async watchlistItem(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+      const user = await actingUser(ctx, 'watchlistItem');
+      const item = await ctx.store.watchlist.findOwned(user.id, parseId(args.id, 'id'));
+      // Another user's entry is reported exactly like a missing one, so ids reveal nothing.
+      if (!item) throw notFound('WatchlistItem', args.id);
+      return item;
+    },
     async recommendMoviesForMood(
       _: unknown,
       args: { mood: MoodName; excludeWatched: boolean },

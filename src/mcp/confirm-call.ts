@@ -1,0 +1,222 @@
+/**
+ * Confirmation before a tool acts (issue 10): a tool annotated destructive (or set to `confirm:
+ * "always"` in tools.json) asks the user first, decided by the user rather than by an argument the model
+ * fills in, wherever the client makes that possible:
+ * - a 2026-07-28 client that declares elicitation gets the input-required flow: the first answer embeds
+ *   an elicitation and a signed requestState; the client asks its user and retries with the answer.
+ *   Stateless by design, so any replica can take the retry.
+ * - every other client (2025 clients included, see below) gets two steps: the first answer is a
+ *   BAD_REQUEST naming what would be acted on and carrying a short-lived confirmationToken; the second
+ *   call, with that token and the same arguments, acts.
+ * 2025 clients that declare elicitation are not sent elicitation/create: the answer to a server→client
+ * request arrives on a later POST, and once sessions are served by a fresh server per request (and
+ * replicas) nothing routes it back to the waiting call (the SDK's own shim says so: "per-request legacy
+ * serving cannot receive server-to-client requests"), so they get the two steps.
+ *
+ * Both the requestState and the token are HMAC-signed (the SDK's codec, keyed by a key derived from
+ * JWT_SECRET, so every replica verifies what any replica issued), expire after 5 minutes and are bound
+ * to the caller, the tool and its arguments by a hash. They are told apart by their kind, so a
+ * requestState (asked, not yet answered) is never accepted as a token.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import {
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  type CallToolResult,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ExecutionResult } from 'graphql';
+import { canonicalJson } from '../canonical-json.js';
+import type { CuratedOperation } from '../operations/load-operations.js';
+import { CONFIRMATION_TOKEN_ARGUMENT } from '../operations/tool-arguments.js';
+import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
+
+export const CONFIRMATION_TTL_SECONDS = 300;
+/** The key of the embedded elicitation, and of the answer the retry carries. */
+const CONFIRM_KEY = 'confirm';
+
+interface SignedConfirmation {
+  /** `asked`: a requestState (the question is out); `token`: a two-step confirmation token. */
+  k: 'asked' | 'token';
+  /** Hash of caller, tool and arguments. */
+  c: string;
+}
+
+export interface ConfirmationSigner {
+  sign(value: SignedConfirmation): Promise<string>;
+  /** The signed value; throws 'malformed', 'mac' or 'expired' (the codec's reasons). */
+  verify(signed: string): Promise<SignedConfirmation>;
+}
+
+export function createConfirmationSigner(
+  secret: string,
+  ttlSeconds = CONFIRMATION_TTL_SECONDS,
+): ConfirmationSigner {
+  // A key of its own, so a confirmation can never pass for a bearer token or the reverse.
+  const key = createHmac('sha256', secret).update('moviedb-mcp/confirmation/v1').digest();
+  const codec = createRequestStateCodec<SignedConfirmation>({ key, ttlSeconds });
+  return {
+    sign: (value) => codec.mint(value),
+    // Without a bind callback the codec reads nothing from the context.
+    verify: (signed) => codec.verify(signed, undefined as unknown as ServerContext),
+  };
+}
+
+/** How this call's client can be asked, and what it brought back from an earlier round. */
+export type ConfirmationChannel =
+  | {
+      kind: 'input-required';
+      /** The verified requestState of the retry (the SDK ran the signer's verify on it). */
+      state?: unknown;
+      responses?: Record<string, unknown>;
+    }
+  | { kind: 'two-step' };
+
+export interface ConfirmationRequest {
+  operation: CuratedOperation;
+  variables: Record<string, unknown>;
+  confirmationToken?: string;
+  /** The caller: the subject, or for anonymous callers the client address. */
+  principal: string;
+  signedIn: boolean;
+  channel: ConfirmationChannel;
+  /** Runs the tool's preview query as the caller. */
+  runPreview(): Promise<ExecutionResult>;
+}
+
+export type ConfirmationDecision =
+  | { kind: 'proceed' }
+  /** `outcome` for the audit line, when the result's classification does not say it. */
+  | { kind: 'answer'; result: CallToolResult; outcome?: string }
+  | { kind: 'ask'; result: InputRequiredResult };
+
+const REQUESTED_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Go ahead', description: 'Tick to let the tool act.' },
+  },
+  required: ['confirm'],
+};
+
+export async function confirmCall(
+  signer: ConfirmationSigner,
+  request: ConfirmationRequest,
+): Promise<ConfirmationDecision> {
+  const { operation, channel } = request;
+  // A caller the operation refuses anyway is answered by the operation itself (UNAUTHORIZED).
+  if (!operation.confirm || (!request.signedIn && operation.requiresSignIn)) return { kind: 'proceed' };
+  const callHash = createHash('sha256')
+    .update(canonicalJson([request.principal, operation.toolName, request.variables]))
+    .digest('base64url');
+
+  if (request.confirmationToken !== undefined) {
+    const problem = await tokenProblem(signer, request.confirmationToken, callHash);
+    if (!problem) return { kind: 'proceed' };
+    return {
+      kind: 'answer',
+      result: toolFailure('BAD_REQUEST', `The confirmationToken ${problem}`, {
+        field: CONFIRMATION_TOKEN_ARGUMENT,
+      }),
+    };
+  }
+
+  if (channel.kind === 'input-required' && isAsked(channel.state, callHash)) {
+    const answer = inputResponse(channel.responses, CONFIRM_KEY);
+    if (answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true)
+      return { kind: 'proceed' };
+    if (answer.kind === 'elicit') {
+      return {
+        kind: 'answer',
+        outcome: 'DECLINED',
+        result: toolFailure(
+          'FORBIDDEN',
+          `The user did not confirm ${operation.toolName}: nothing was done. Call it again only if the user asks.`,
+          { confirmation: 'declined' },
+        ),
+      };
+    }
+  }
+
+  const preview = operation.preview ? await request.runPreview() : undefined;
+  const errors = preview?.errors ?? [];
+  // What it would act on cannot be shown (not found, not valid, a deadline…): that answer, not the act.
+  // Without the scope to read it (a token holding only the write scope), the question names the arguments.
+  if (errors.length > 0 && !errors.every((e) => e.extensions?.classification === 'FORBIDDEN')) {
+    return { kind: 'answer', result: toCallToolResult(preview!, operation.preview!.rootKey, false) };
+  }
+  const target = errors.length > 0 ? undefined : (preview?.data?.[operation.preview!.rootKey] ?? undefined);
+  const what = describe(target, request.variables);
+
+  if (channel.kind === 'input-required') {
+    return {
+      kind: 'ask',
+      result: inputRequired({
+        inputRequests: {
+          [CONFIRM_KEY]: inputRequired.elicit({
+            mode: 'form',
+            message: `${operation.tool.title ?? operation.toolName}: ${what}. Go ahead?`,
+            requestedSchema: REQUESTED_SCHEMA,
+          }),
+        },
+        requestState: await signer.sign({ k: 'asked', c: callHash }),
+      }),
+    };
+  }
+  const token = await signer.sign({ k: 'token', c: callHash });
+  const message =
+    `Nothing done yet: ${operation.toolName} asks the user first. It would act on ${what}. ` +
+    `Ask the user; if they agree, call ` +
+    `${operation.toolName} again with the same arguments plus "${CONFIRMATION_TOKEN_ARGUMENT}": "${token}" ` +
+    `(valid ${CONFIRMATION_TTL_SECONDS / 60} minutes).`;
+  return {
+    kind: 'answer',
+    outcome: 'CONFIRMATION_REQUIRED',
+    result: toolFailure('BAD_REQUEST', message, {
+      field: CONFIRMATION_TOKEN_ARGUMENT,
+      confirmationToken: token,
+      expiresAt: new Date(Date.now() + CONFIRMATION_TTL_SECONDS * 1000).toISOString(),
+      ...(target !== undefined ? { target } : {}),
+    }),
+  };
+}
+
+async function tokenProblem(signer: ConfirmationSigner, token: string, callHash: string) {
+  let signed: SignedConfirmation;
+  try {
+    signed = await signer.verify(token);
+  } catch (error) {
+    return (error as Error).message === 'expired'
+      ? 'has expired: call again without it to get a new one'
+      : 'is not one this server issued: call again without it to get one';
+  }
+  if (signed.k !== 'token') return 'is not one this server issued: call again without it to get one';
+  if (signed.c !== callHash)
+    return 'was issued for another call (other arguments, another tool or another user): call again without it to get one for this call';
+  return undefined;
+}
+
+function isAsked(state: unknown, callHash: string): boolean {
+  const signed = state as Partial<SignedConfirmation> | undefined;
+  return signed?.k === 'asked' && signed.c === callHash;
+}
+
+/** `"Se7en" (1995)`: a title and year found in the preview, else the arguments. */
+function describe(target: unknown, variables: Record<string, unknown>): string {
+  const titled = findTitled(target);
+  if (!titled) return canonicalJson(variables);
+  const year = titled.releaseYear ?? titled.startYear;
+  return `"${String(titled.title)}"${typeof year === 'number' ? ` (${year})` : ''}`;
+}
+
+function findTitled(value: unknown, depth = 0): Record<string, unknown> | undefined {
+  if (!value || typeof value !== 'object' || depth > 3) return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record.title === 'string') return record;
+  for (const child of Object.values(record)) {
+    const found = findTitled(child, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}

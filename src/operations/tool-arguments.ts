@@ -1,0 +1,86 @@
+/**
+ * Arguments a tool takes beyond its operation's variables, read by the MCP layer and never passed to
+ * GraphQL: an idempotency key on writes, a confirmation token on tools that ask before acting, and an
+ * offset on tools whose answer is a list. Each is advertised only by the tools that take it, and its
+ * name is reserved: an operation declaring a variable of that name stops the server at boot.
+ */
+import { IDEMPOTENCY_KEY_PATTERN } from '../graphql/execute-idempotently.js';
+import type { JsonSchema } from './json-schema.js';
+
+export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
+export const CONFIRMATION_TOKEN_ARGUMENT = 'confirmationToken';
+export const OFFSET_ARGUMENT = 'offset';
+export const RESERVED_ARGUMENTS = [IDEMPOTENCY_KEY_ARGUMENT, CONFIRMATION_TOKEN_ARGUMENT, OFFSET_ARGUMENT];
+
+/** Longest confirmation token accepted (they are about 200 characters). */
+const MAX_TOKEN_LENGTH = 1024;
+/** Highest offset accepted: more than any list a tool returns today, and a bound on the work asked. */
+const MAX_OFFSET = 100_000;
+
+const ARGUMENT_SCHEMAS: Record<string, JsonSchema> = {
+  [IDEMPOTENCY_KEY_ARGUMENT]: {
+    type: 'string',
+    pattern: IDEMPOTENCY_KEY_PATTERN.source,
+    description:
+      'Optional unique key (a UUID): repeating the call with it within 24 h returns the first answer, not a second write.',
+  },
+  [CONFIRMATION_TOKEN_ARGUMENT]: {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_TOKEN_LENGTH,
+    description: "Only after the user agreed: the token of this tool's first answer (same arguments).",
+  },
+  [OFFSET_ARGUMENT]: {
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    description: 'Items to skip (see truncated.nextArguments).',
+  },
+};
+
+/** Which of the extra arguments a tool takes. */
+export interface ToolArgumentOptions {
+  write: boolean;
+  confirm: boolean;
+  list: boolean;
+}
+
+export function withToolArguments(inputSchema: JsonSchema, options: ToolArgumentOptions): JsonSchema {
+  const names = [
+    ...(options.write ? [IDEMPOTENCY_KEY_ARGUMENT] : []),
+    ...(options.confirm ? [CONFIRMATION_TOKEN_ARGUMENT] : []),
+    ...(options.list ? [OFFSET_ARGUMENT] : []),
+  ];
+  if (names.length === 0) return inputSchema;
+  return {
+    ...inputSchema,
+    properties: {
+      ...inputSchema.properties,
+      ...Object.fromEntries(names.map((name) => [name, ARGUMENT_SCHEMAS[name]!])),
+    },
+  };
+}
+
+/** A call's arguments split into the operation's variables and the extra arguments. */
+export interface SplitArguments {
+  variables: Record<string, unknown>;
+  idempotencyKey?: string;
+  confirmationToken?: string;
+  offset?: number;
+}
+
+/** Runs after the arguments were validated against the tool's inputSchema, so the types hold. */
+export function splitToolArguments(args: Record<string, unknown>): SplitArguments {
+  const {
+    [IDEMPOTENCY_KEY_ARGUMENT]: idempotencyKey,
+    [CONFIRMATION_TOKEN_ARGUMENT]: confirmationToken,
+    [OFFSET_ARGUMENT]: offset,
+    ...variables
+  } = args;
+  return {
+    variables,
+    ...(typeof idempotencyKey === 'string' ? { idempotencyKey } : {}),
+    ...(typeof confirmationToken === 'string' ? { confirmationToken } : {}),
+    ...(typeof offset === 'number' ? { offset } : {}),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Resumable streams kept by this process (no REDIS_URL): a client whose stream was cut resumes on the
+ * same server. Bounded four ways: streams and their total size (least recently written dropped first),
+ * events per stream (oldest dropped first), and time (a stream is forgotten MCP_RESUME_WINDOW_SECONDS
+ * after its last event, DELIVERED_GRACE_MS once its response was read live). Events are kept as JSON
+ * text, several times smaller than the objects, and replay in the order they were stored (the SDK's
+ * example store does not).
+ */
+import { LRUCache } from 'lru-cache';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import {
+  DELIVERED_GRACE_MS,
+  formatEventId,
+  isResponseTo,
+  MAX_EVENTS_PER_STREAM,
+  splitEventId,
+  type ResumableEventStore,
+  type StoredEvent,
+  type StreamInfo,
+} from './event-store.js';
+
+interface Stream {
+  info: StreamInfo;
+  events: { seq: number; json: string }[];
+  /** Characters of JSON held. */
+  size: number;
+  next: number;
+  leased: boolean;
+  answered: boolean;
+  /** Followers waiting for the next event. */
+  waiters: Set<() => void>;
+}
+
+const MAX_STREAMS = 10_000;
+/** Characters of stored JSON across all streams (one-byte strings: about as many bytes). */
+const MAX_TOTAL_SIZE = 32 * 1024 * 1024;
+
+export function createMemoryEventStore(retentionMs: number): ResumableEventStore {
+  const streams = new LRUCache<string, Stream>({
+    max: MAX_STREAMS,
+    maxSize: MAX_TOTAL_SIZE,
+    sizeCalculation: (stream) => Math.max(1, stream.size),
+    ttl: retentionMs,
+  });
+
+  const wakeAll = (stream: Stream) => [...stream.waiters].forEach((wake) => wake());
+
+  const append = (streamId: string, stream: Stream, message: JSONRPCMessage, ttl = retentionMs) => {
+    const seq = stream.next++;
+    const json = JSON.stringify(message);
+    stream.events.push({ seq, json });
+    stream.size += json.length;
+    if (stream.events.length > MAX_EVENTS_PER_STREAM) stream.size -= stream.events.shift()!.json.length;
+    streams.set(streamId, stream, { ttl });
+    wakeAll(stream);
+    return formatEventId(streamId, String(seq));
+  };
+
+  const eventsAfter = (streamId: string, after: number): StoredEvent[] =>
+    (streams.get(streamId)?.events ?? [])
+      .filter((event) => event.seq > after)
+      .map((event) => ({
+        id: formatEventId(streamId, String(event.seq)),
+        message: JSON.parse(event.json) as JSONRPCMessage,
+      }));
+
+  return {
+    forCall(info, attached) {
+      let current: { id: string; stream: Stream } | undefined;
+      return {
+        async storeEvent(streamId, message) {
+          // A stream dropped by the bounds while its call still runs starts again, with its info.
+          const stream = streams.get(streamId) ??
+            (current?.id === streamId ? current.stream : undefined) ?? {
+              info,
+              events: [],
+              size: 0,
+              next: 1,
+              leased: true,
+              answered: false,
+              waiters: new Set<() => void>(),
+            };
+          current = { id: streamId, stream };
+          if (!isResponseTo(message, info.requestId)) return append(streamId, stream, message);
+          stream.leased = false;
+          stream.answered = true;
+          const ttl = attached() ? Math.min(DELIVERED_GRACE_MS, retentionMs) : retentionMs;
+          return append(streamId, stream, message, ttl);
+        },
+        async replayEventsAfter(lastEventId, { send }) {
+          const parsed = splitEventId(lastEventId);
+          if (!parsed) throw new Error('unknown event id');
+          for (const event of eventsAfter(parsed.streamId, Number(parsed.position)))
+            await send(event.id, event.message);
+          return parsed.streamId;
+        },
+        finish() {
+          if (!current) return;
+          current.stream.leased = false;
+          wakeAll(current.stream);
+        },
+      };
+    },
+    parseEventId(eventId) {
+      const parsed = splitEventId(eventId);
+      return parsed && /^\d+$/.test(parsed.position) ? parsed : undefined;
+    },
+    async info(streamId) {
+      const stream = streams.get(streamId);
+      return stream && { ...stream.info, answered: stream.answered };
+    },
+    async leaseHeld(streamId) {
+      return streams.get(streamId)?.leased ?? false;
+    },
+    async abandon(streamId, message) {
+      const stream = streams.get(streamId);
+      if (!stream) return undefined;
+      stream.answered = true;
+      return append(streamId, stream, message);
+    },
+    async openReader() {
+      return {
+        async read(streamId, after, waitMs) {
+          const events = eventsAfter(streamId, Number(after));
+          const stream = streams.get(streamId);
+          if (events.length > 0 || waitMs === 0 || !stream || !stream.leased) return events;
+          await new Promise<void>((resolve) => {
+            const wake = () => {
+              clearTimeout(timer);
+              stream.waiters.delete(wake);
+              resolve();
+            };
+            const timer = setTimeout(wake, waitMs);
+            stream.waiters.add(wake);
+          });
+          return eventsAfter(streamId, Number(after));
+        },
+        async close() {},
+      };
+    },
+    async close() {
+      streams.clear();
+    },
+  };
+}

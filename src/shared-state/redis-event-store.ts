@@ -1,0 +1,204 @@
+/**
+ * Resumable streams in Redis Streams (REDIS_URL), so a cut stream resumes on any replica:
+ *
+ * - `<prefix>:mcp:e:<stream>`: the events (XADD, capped with MAXLEN ~), event id `<stream>_<entry id>`.
+ * - `<prefix>:mcp:em:<stream>`: what the stream answers (session, request id, method; `a` once answered).
+ * - `<prefix>:mcp:l:<stream>`: the lease of the replica running the call, PX 3 s renewed every second,
+ *   deleted in the same transaction that stores the response.
+ *
+ * Both keys expire MCP_RESUME_WINDOW_SECONDS after the last event (a response the client read live
+ * only DELIVERED_GRACE_MS after it). A follower reads with XREAD BLOCK on a connection of its own,
+ * without the shared connection's short command timeout, and never more than MAX_FOLLOWERS at once.
+ * Storing never fails a call: if Redis fails, the event still goes out on the live stream (it just
+ * cannot be resumed).
+ */
+import type { Redis } from 'ioredis';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { Logger } from '../logger.js';
+import {
+  DELIVERED_GRACE_MS,
+  formatEventId,
+  isResponseTo,
+  MAX_EVENTS_PER_STREAM,
+  splitEventId,
+  type ResumableEventStore,
+  type StoredEvent,
+} from './event-store.js';
+import { HEARTBEAT_MS } from './redis-session-store.js';
+
+const LEASE_MS = 3000;
+/** Followers reading at once on this replica (each holds a Redis connection). */
+const MAX_FOLLOWERS = 256;
+/** A follower blocks at most a second per read: past this its connection is taken for stalled. */
+const FOLLOWER_COMMAND_TIMEOUT_MS = 3000;
+
+type Entry = [id: string, fields: string[]];
+
+function toEvents(streamId: string, entries: Entry[] | null | undefined): StoredEvent[] {
+  return (entries ?? []).map(([id, fields]) => ({
+    id: formatEventId(streamId, id),
+    message: JSON.parse(fields[fields.indexOf('m') + 1] ?? '{}') as JSONRPCMessage,
+  }));
+}
+
+export interface RedisEventStoreOptions {
+  client: Redis;
+  namespace: string;
+  replicaId: string;
+  retentionMs: number;
+  logger: Logger;
+}
+
+export function createRedisEventStore(options: RedisEventStoreOptions): ResumableEventStore {
+  const { client, replicaId, retentionMs, logger } = options;
+  const key = (kind: 'e' | 'em' | 'l', streamId: string) => `${options.namespace}:mcp:${kind}:${streamId}`;
+  /** Streams whose call runs here: their leases are renewed every heartbeat. */
+  const leases = new Set<string>();
+  let followers = 0;
+
+  const heartbeat = setInterval(() => {
+    if (leases.size === 0) return;
+    const pipeline = client.pipeline();
+    for (const streamId of leases) pipeline.pexpire(key('l', streamId), LEASE_MS);
+    pipeline.exec().catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const giveUpLease = (streamId: string) => {
+    if (!leases.delete(streamId)) return;
+    client.del(key('l', streamId)).catch(() => undefined);
+  };
+
+  return {
+    forCall(info, attached) {
+      let current: string | undefined;
+      return {
+        async storeEvent(streamId, message) {
+          const first = current === undefined;
+          current = streamId;
+          const final = isResponseTo(message, info.requestId);
+          const multi = client
+            .multi()
+            .xadd(
+              key('e', streamId),
+              'MAXLEN',
+              '~',
+              MAX_EVENTS_PER_STREAM,
+              '*',
+              'm',
+              JSON.stringify(message),
+            );
+          if (first) {
+            multi.hset(key('em', streamId), {
+              s: info.sessionId,
+              r: JSON.stringify(info.requestId),
+              n: info.method,
+            });
+          }
+          if (final) {
+            leases.delete(streamId);
+            multi.hset(key('em', streamId), 'a', '1').del(key('l', streamId));
+          } else if (first) {
+            leases.add(streamId);
+            multi.set(key('l', streamId), replicaId, 'PX', LEASE_MS);
+          }
+          const ttl = final && attached() ? Math.min(DELIVERED_GRACE_MS, retentionMs) : retentionMs;
+          multi.pexpire(key('e', streamId), ttl).pexpire(key('em', streamId), ttl);
+          try {
+            const results = await multi.exec();
+            const [error, entryId] = results?.[0] ?? [new Error('transaction discarded')];
+            if (error) throw error;
+            return formatEventId(streamId, entryId as string);
+          } catch (error) {
+            logger.warn({ err: error, streamId }, 'an MCP stream event could not be stored in Redis');
+            // Still delivered live; a resume from here replays the whole stream.
+            return formatEventId(streamId, '0-0');
+          }
+        },
+        async replayEventsAfter(lastEventId, { send }) {
+          const parsed = splitEventId(lastEventId);
+          if (!parsed) throw new Error('unknown event id');
+          const entries = (await client.xrange(
+            key('e', parsed.streamId),
+            `(${parsed.position}`,
+            '+',
+          )) as Entry[];
+          for (const event of toEvents(parsed.streamId, entries)) await send(event.id, event.message);
+          return parsed.streamId;
+        },
+        finish() {
+          if (current !== undefined) giveUpLease(current);
+        },
+      };
+    },
+    parseEventId(eventId) {
+      const parsed = splitEventId(eventId);
+      return parsed && /^\d+-\d+$/.test(parsed.position) ? parsed : undefined;
+    },
+    async info(streamId) {
+      const fields = await client.hgetall(key('em', streamId));
+      if (fields.s === undefined || fields.r === undefined || fields.n === undefined) return undefined;
+      const requestId = JSON.parse(fields.r) as unknown;
+      if (typeof requestId !== 'string' && typeof requestId !== 'number') return undefined;
+      return { sessionId: fields.s, requestId, method: fields.n, answered: fields.a === '1' };
+    },
+    async leaseHeld(streamId) {
+      return (await client.exists(key('l', streamId))) === 1;
+    },
+    async abandon(streamId, message) {
+      try {
+        const results = await client
+          .multi()
+          .xadd(key('e', streamId), 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, '*', 'm', JSON.stringify(message))
+          .hset(key('em', streamId), 'a', '1')
+          .pexpire(key('e', streamId), retentionMs)
+          .pexpire(key('em', streamId), retentionMs)
+          .exec();
+        const entryId = results?.[0]?.[1];
+        return typeof entryId === 'string' ? formatEventId(streamId, entryId) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async openReader() {
+      if (followers >= MAX_FOLLOWERS) throw new Error('too many streams are being resumed on this replica');
+      followers += 1;
+      const connection = client.duplicate({ lazyConnect: true, commandTimeout: FOLLOWER_COMMAND_TIMEOUT_MS });
+      connection.on('error', () => undefined);
+      try {
+        await connection.connect();
+      } catch (error) {
+        followers -= 1;
+        connection.disconnect();
+        throw error;
+      }
+      return {
+        async read(streamId, after, waitMs) {
+          if (waitMs === 0) {
+            const entries = (await connection.xrange(key('e', streamId), `(${after}`, '+')) as Entry[];
+            return toEvents(streamId, entries);
+          }
+          const reply = (await connection.xread(
+            'COUNT',
+            MAX_EVENTS_PER_STREAM,
+            'BLOCK',
+            waitMs,
+            'STREAMS',
+            key('e', streamId),
+            after,
+          )) as [string, Entry[]][] | null;
+          return toEvents(streamId, reply?.[0]?.[1]);
+        },
+        async close() {
+          followers -= 1;
+          connection.disconnect();
+        },
+      };
+    },
+    async close() {
+      clearInterval(heartbeat);
+      // A call still running here gives its lease up as it ends; a replica that stops lets them expire.
+      leases.clear();
+    },
+  };
+}

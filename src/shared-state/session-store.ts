@@ -1,0 +1,76 @@
+/**
+ * Where 2025-era MCP sessions live (SPEC section 6): in the process (memory-session-store.ts) or, with
+ * REDIS_URL, in Redis (redis-session-store.ts), so that any replica serves any request of a session. A
+ * session is a record, not a server: every request is answered by a fresh server and transport, so no
+ * replica holds anything a session needs.
+ *
+ * Both stores keep the same rules: a session is bound to the identity that created it (a foreign one
+ * looks missing), capped per principal and in total (at a cap the least recently used idle session of
+ * that principal, or of anyone, gives way; only when every candidate is busy is a new one refused), busy
+ * while a request on it is being answered, and closed after MCP_SESSION_IDLE_SECONDS without use.
+ */
+
+export interface SessionRecord {
+  id: string;
+  /** The subject that created the session; null for an anonymous session. */
+  owner: string | null;
+  /** Whom the session counts against: `user:<subject>` or `address:<client address>`. */
+  principal: string;
+  /** The revision negotiated by initialize. */
+  protocolVersion: string;
+  /** From the initialize params, kept for the life of the session. */
+  clientCapabilities: Record<string, unknown>;
+  clientInfo: Record<string, unknown>;
+}
+
+/** Why a new session was refused: its principal's sessions, or all sessions, are busy. */
+export type Refusal = 'principal-cap' | 'full';
+
+/**
+ * A request in flight on a session: while held, the session is never evicted and never expires.
+ * `release` is idempotent and never throws; it also counts as a use of the session.
+ */
+export interface SessionHold {
+  release(): void;
+}
+
+export interface SessionStore {
+  /** Opens a session under the caps, held (it is being initialized) until the hold is released. */
+  open(record: SessionRecord): Promise<{ refusal: Refusal } | { hold: SessionHold }>;
+  /** The session if it exists and belongs to `subject`, touched and held; a foreign one looks missing. */
+  use(id: string, subject: string | null): Promise<{ record: SessionRecord; hold: SessionHold } | undefined>;
+  /** Ends the session if it belongs to `subject`; false if there was none to end. */
+  delete(id: string, subject: string | null): Promise<boolean>;
+  /** Ends a session whatever its owner (an initialize that failed). */
+  discard(id: string): Promise<void>;
+  /** Called on this replica whenever a session ends on any replica (DELETE, eviction, expiry if seen). */
+  onClosed(listener: (id: string) => void): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Session state could not be read or written (Redis unreachable or failing). Never answered with local
+ * sessions instead: the other replicas could not see them.
+ */
+export class SessionStateUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('session state is unavailable', { cause });
+    this.name = 'SessionStateUnavailable';
+  }
+}
+
+/** The principal a session or a stateless call counts against. */
+export function principalOf(subject: string | null, clientAddress: string): string {
+  return subject !== null ? `user:${subject}` : `address:${clientAddress}`;
+}
+
+export interface SessionCaps {
+  maxSessions: number;
+  maxPerUser: number;
+  maxPerAddress: number;
+  idleMs: number;
+}
+
+export function capFor(principal: string, caps: SessionCaps): number {
+  return principal.startsWith('user:') ? caps.maxPerUser : caps.maxPerAddress;
+}
