@@ -110,7 +110,7 @@ export function createExecutor(
   schema: GraphQLSchema,
   limits: OperationLimits,
   onInternal: InternalErrorSink,
-  /** Wraps execution, for /graphql and in-process callers alike (traces: src/telemetry/graphql-spans.ts). */
+  /** Wraps execution, for /graphql and in-process callers alike (traces: src/telemetry/trace-execute.ts). */
   instrument?: (execute: Executor['execute']) => Executor['execute'],
 ): Executor {
   const parsed = new LRUCache<string, DocumentNode>({

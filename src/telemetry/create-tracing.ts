@@ -15,11 +15,11 @@ import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentele
 import type { TracingConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { packageInfo } from '../package-info.js';
-import { traceExecute } from './graphql-spans.js';
-import { traceHttpRequests } from './http-spans.js';
-import { traceQueries } from './query-spans.js';
+import { traceExecute } from './trace-execute.js';
+import { traceHttpRequests } from './trace-http-requests.js';
+import { traceQueries } from './trace-queries.js';
 import type { SpanKit } from './span-kit.js';
-import { traceToolRunner } from './tool-spans.js';
+import { traceToolRunner } from './trace-tool-runner.js';
 import type { Tracing } from './tracing.js';
 
 /** OTEL_EXPORTER_OTLP_ENDPOINT is a base URL: each signal's path is appended to it (OTLP exporter spec). */

@@ -5,7 +5,7 @@
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ToolRunner } from '../mcp/call-tool.js';
-import { MCP_PROTOCOL_VERSION } from './http-spans.js';
+import { MCP_PROTOCOL_VERSION } from './trace-http-requests.js';
 import type { SpanKit } from './span-kit.js';
 
 export function traceToolRunner({ tracer, contextManager }: SpanKit, runTool: ToolRunner): ToolRunner {

@@ -16,7 +16,7 @@ import { PROBE_PATHS } from '../http/health.js';
 import { routeOf } from '../http/metrics.js';
 import type { SpanKit } from './span-kit.js';
 
-/** The request's MCP-Protocol-Version, carried in the context to the tool span (tool-spans.ts). */
+/** The request's MCP-Protocol-Version, carried in the context to the tool span (trace-tool-runner.ts). */
 export const MCP_PROTOCOL_VERSION = createContextKey('moviedb-mcp protocol version');
 
 const KNOWN_METHODS = new Set([
