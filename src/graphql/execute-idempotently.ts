@@ -29,9 +29,9 @@ import { executeWithinPolicy, failure } from './execute-within-policy.js';
 
 /** Letters, digits and the few marks UUIDs, ULIDs and base64 use; nothing a log or header could misread. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:~+/=-]{1,128}$/;
-export const IDEMPOTENCY_KEY_RULE = '1 to 128 characters: letters, digits and . _ : ~ + / = -';
+const IDEMPOTENCY_KEY_RULE = '1 to 128 characters: letters, digits and . _ : ~ + / = -';
 /** How long a key keeps its answer. */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A key still without an answer this long after its write committed lost it (the process stopped in
  * between): every deadline is at most 120 s, so a live first call has answered long before.
@@ -47,7 +47,7 @@ class KeyHeld extends AppError {
 }
 
 /** What the executor needs to know about a keyed call. */
-export interface KeyedCall {
+interface KeyedCall {
   key: string;
   document: DocumentNode;
   operationName?: string | null;

@@ -25,7 +25,7 @@ import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
 /** Where a client that cannot send an `idempotencyKey` argument puts the key: the request's `_meta`. */
 export const IDEMPOTENCY_KEY_META = 'io.moviedb/idempotency-key';
 /** Marks an answer that is the stored one of an earlier call with the same idempotency key. */
-export const IDEMPOTENT_REPLAY_META = 'io.moviedb/idempotent-replay';
+const IDEMPOTENT_REPLAY_META = 'io.moviedb/idempotent-replay';
 
 export interface ToolCall {
   operation: CuratedOperation;

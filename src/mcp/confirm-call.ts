@@ -33,7 +33,7 @@ import type { CuratedOperation } from '../operations/load-operations.js';
 import { CONFIRMATION_TOKEN_ARGUMENT } from '../operations/tool-arguments.js';
 import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
 
-export const CONFIRMATION_TTL_SECONDS = 300;
+const CONFIRMATION_TTL_SECONDS = 300;
 /** The key of the embedded elicitation, and of the answer the retry carries. */
 const CONFIRM_KEY = 'confirm';
 
@@ -74,7 +74,7 @@ export type ConfirmationChannel =
     }
   | { kind: 'two-step' };
 
-export interface ConfirmationRequest {
+interface ConfirmationRequest {
   operation: CuratedOperation;
   variables: Record<string, unknown>;
   confirmationToken?: string;
@@ -86,7 +86,7 @@ export interface ConfirmationRequest {
   runPreview(): Promise<ExecutionResult>;
 }
 
-export type ConfirmationDecision =
+type ConfirmationDecision =
   | { kind: 'proceed' }
   /** `outcome` for the audit line, when the result's classification does not say it. */
   | { kind: 'answer'; result: CallToolResult; outcome?: string }

@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { OFFSET_ARGUMENT } from '../operations/tool-arguments.js';
 import type { ResultShape } from '../operations/result-shape.js';
 
-export interface Truncation {
+interface Truncation {
   returned: number;
   total: number;
   nextArguments: Record<string, unknown>;
@@ -26,7 +26,7 @@ interface Structured {
   truncated?: Truncation;
 }
 
-export interface BudgetedCall {
+interface BudgetedCall {
   /** The call's arguments as given (the basis of nextArguments). */
   args: Record<string, unknown>;
   /** Items of a root list to skip first (the `offset` argument). */

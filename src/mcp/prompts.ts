@@ -16,11 +16,11 @@ import {
 import { isEnumType, type GraphQLSchema } from 'graphql';
 import { MOVIE_URI_TEMPLATE } from './resources.js';
 
-export const PLAN_MOVIE_NIGHT = 'plan-movie-night';
+const PLAN_MOVIE_NIGHT = 'plan-movie-night';
 /** The spec caps a completion at 100 values. */
 const MAX_COMPLETIONS = 100;
 
-export interface CompletionRef {
+interface CompletionRef {
   type: string;
   name?: string;
   uri?: string;

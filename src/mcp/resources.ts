@@ -22,8 +22,8 @@ import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import { toToolError } from './to-call-tool-result.js';
 
-export const SCHEMA_URI = 'moviedb://schema';
-export const WATCHLIST_URI = 'moviedb://me/watchlist';
+const SCHEMA_URI = 'moviedb://schema';
+const WATCHLIST_URI = 'moviedb://me/watchlist';
 export const MOVIE_URI_TEMPLATE = 'moviedb://movies/{id}';
 /** A movie URI: the id as storage has it (a positive 32-bit integer without leading zeros). */
 const MOVIE_URI = /^moviedb:\/\/movies\/([1-9][0-9]{0,9})$/;
@@ -65,7 +65,7 @@ const MOVIE_TEMPLATE: ResourceTemplate = {
 };
 
 /** Who reads, as the MCP layer knows it. */
-export interface Reader {
+interface Reader {
   viewer: Identity | null;
   clientAddress?: string;
   logger: Logger;
@@ -73,7 +73,7 @@ export interface Reader {
   signal: AbortSignal;
 }
 
-export interface ResourceOptions {
+interface ResourceOptions {
   executor: Executor;
   context: ContextDependencies;
   /** Deadline of one read (MCP_TOOL_TIMEOUT_MS). */

@@ -20,7 +20,7 @@ export type ResultShape =
   { kind: 'list' } | { kind: 'page'; listKey: string; pageVariable: string; sizeVariable: string };
 
 /** Fields of a page that describe it; a smaller page gets them recomputed when the data selects them. */
-export const PAGE_FIELDS = [
+const PAGE_FIELDS = [
   'content',
   'totalElements',
   'totalPages',

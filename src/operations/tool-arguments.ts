@@ -39,7 +39,7 @@ const ARGUMENT_SCHEMAS: Record<string, JsonSchema> = {
 };
 
 /** Which of the extra arguments a tool takes. */
-export interface ToolArgumentOptions {
+interface ToolArgumentOptions {
   write: boolean;
   confirm: boolean;
   list: boolean;

@@ -46,9 +46,12 @@ export interface DatabaseHandle {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.url && options.statementTimeoutMs) {
-    // Migrations and the first seed may run longer than any request may: they get a connection of their
-    // own, without the request timeouts, before the pool that serves requests opens.
+  // Migrations and the first seed may run longer than any request may: they get a connection of their
+  // own, without the request timeouts, before the pool that serves requests opens. That pool does not
+  // migrate again: even with nothing to do, the migrator waits for its lock (one lock per database,
+  // whatever the schema), and a short statement_timeout cancelled that wait while another process migrated.
+  const migratedApart = Boolean(options.url && options.statementTimeoutMs);
+  if (migratedApart) {
     const migration = await openDatabase({ ...options, statementTimeoutMs: undefined, poolSize: 1 });
     await migration.close();
   }
@@ -69,7 +72,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       : {}),
   });
   try {
-    await migrate(db, dialect, options.seedFile, options.url ? (options.schema ?? 'public') : undefined);
+    if (!migratedApart)
+      await migrate(db, dialect, options.seedFile, options.url ? (options.schema ?? 'public') : undefined);
   } catch (error) {
     await db.destroy();
     throw error;

@@ -72,5 +72,3 @@ export function createIdempotencyKeys(db: Kysely<Database>) {
     },
   };
 }
-
-export type IdempotencyKeys = ReturnType<typeof createIdempotencyKeys>;

@@ -92,7 +92,8 @@ describe('the /mcp transport in session mode', () => {
     await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     const response = await post(
       server.url,
-      { jsonrpc: '2.0', id: 9, method: 'movies/list' },
+      // Resources are served, but subscribing to them is not offered.
+      { jsonrpc: '2.0', id: 9, method: 'resources/subscribe', params: { uri: 'moviedb://schema' } },
       { ...headers, accept: 'application/json, text/event-stream' },
     );
     expect(await response.text()).toMatch(/"error":\{"code":-32601/);
