@@ -17,7 +17,7 @@ import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
 import { createToolRunner } from './mcp/call-tool.js';
 import { SessionRegistry } from './mcp/sessions.js';
-import { loadOperations } from './operations/load-operations.js';
+import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
@@ -59,7 +59,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const executor = createExecutor(schema, config.graphql, (error, reference) =>
     logger.error({ err: error, reference }, 'error outside execution'),
   );
-  const operations = loadOperations(executor, config.operationsDir);
+  const catalogue = createOperationCatalogue({
+    executor,
+    dir: config.operationsDir,
+    logger,
+    watch: config.operationsWatch,
+  });
   const handle = await openDatabase({
     ...config.database,
     statementTimeoutMs: config.resilience.statementTimeoutMs,
@@ -67,6 +72,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     seedFile: config.seedFile,
     onQuery: options.onQuery,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection failed'),
+  }).catch((error: unknown) => {
+    catalogue.close();
+    throw error;
   });
   const store = createStore(handle, {
     defaultTimeoutMs: config.resilience.graphqlTimeoutMs,
@@ -106,7 +114,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const runTool = createToolRunner({
     executor,
     context: { store, tokens, limits },
-    operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
     onToolCall: metrics.observeToolCall,
   });
@@ -117,6 +124,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     idleMs: config.mcp.sessionIdleMs,
     logger,
   });
+  // 2025 sessions hear of a new catalogue; 2026 clients re-read the list when its ttlMs runs out.
+  catalogue.onCatalogueChanged(() => sessions.notifyToolListChanged());
   const drain = createDrainGate();
   const app = createApp({
     config,
@@ -125,7 +134,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     tokens,
     executor,
     verifier,
-    mcp: { server: { operations, runTool, logger }, sessions, oauthIssuer: config.oauth?.issuer },
+    mcp: {
+      server: { catalogue, toolsVisibility: config.mcp.toolsVisibility, runTool, logger },
+      sessions,
+      oauthIssuer: config.oauth?.issuer,
+    },
     metrics,
     limits,
     drain,
@@ -155,6 +168,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       });
     });
   } catch (error) {
+    catalogue.close();
     await sessions.closeAll();
     await redis?.close();
     await handle.close();
@@ -168,6 +182,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Sessions close only after the requests on them finished: closing them first reset in-flight calls.
   async function drainAndClose(): Promise<void> {
     drain.stopReadiness();
+    catalogue.close();
     logger.info({ delayMs: config.shutdown.delayMs }, 'draining: not ready');
     if (config.shutdown.delayMs > 0) await new Promise((r) => setTimeout(r, config.shutdown.delayMs));
     const pending = drain.inFlight();

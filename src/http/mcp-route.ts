@@ -255,7 +255,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
   router.all('/mcp', carryRequestLocals);
   const body = readBody(options.bodyLimitBytes);
-  const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
+  const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
     router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server));
@@ -302,7 +302,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
       }
       const owner = subjectOf(res);
       const refusal = await sessions.open(principalFor(res), async (commit) => {
-        const server = createMcpServer(options.server);
+        const server = createMcpServer(options.server, { listChanged: options.server.catalogue.watching });
         const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (id: string) => commit(id, { transport, server, owner }),
@@ -394,7 +394,7 @@ function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): Re
       const controller = new AbortController();
       const key = message.id !== undefined ? keyOf(principal, message.id) : undefined;
       if (key) inFlight.set(key, controller);
-      const server = createMcpServer(options.server, controller.signal);
+      const server = createMcpServer(options.server, { requestSignal: controller.signal });
       const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -5,8 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Identity } from '../auth/identity.js';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
@@ -32,7 +31,6 @@ export interface ToolCall {
 export interface ToolRunnerOptions {
   executor: Executor;
   context: ContextDependencies;
-  operations: readonly CuratedOperation[];
   /** A tool's deadline unless tools.json gives it its own `timeoutMs`. */
   defaultTimeoutMs: number;
   /** Observes every finished call (metrics). */
@@ -40,14 +38,6 @@ export interface ToolRunnerOptions {
 }
 
 export type ToolOutcome = CallToolResult & { outcome: string };
-
-type Validators = Map<string, ValidateFunction>;
-
-function compileValidators(operations: readonly CuratedOperation[]): Validators {
-  const ajv = new Ajv2020({ allErrors: false, strict: false, useDefaults: false, coerceTypes: false });
-  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-  return new Map(operations.map((op) => [op.toolName, ajv.compile(op.tool.inputSchema)]));
-}
 
 /** Names the argument and says what is wrong with it, in words an agent can act on. */
 function describeArgumentError(error: ErrorObject): { field: string; message: string } {
@@ -94,8 +84,6 @@ function hashArguments(args: unknown): string {
 }
 
 export function createToolRunner(options: ToolRunnerOptions) {
-  const validators = compileValidators(options.operations);
-
   async function execute(call: ToolCall): Promise<{ result: CallToolResult; attempts: number }> {
     const { operation } = call;
     let step = 0;
@@ -121,7 +109,12 @@ export function createToolRunner(options: ToolRunnerOptions) {
     if (call.signal.aborted) throw call.signal.reason;
     await call.sendProgress?.(total ?? step + 1, total ?? step + 1, 'Done').catch(() => undefined);
     return {
-      result: toCallToolResult(result, operation.rootKey, operation.settings.allowPartialData),
+      result: toCallToolResult(
+        result,
+        operation.rootKey,
+        operation.settings.allowPartialData,
+        operation.renderText,
+      ),
       attempts: context.execution.attempts,
     };
   }
@@ -177,8 +170,8 @@ export function createToolRunner(options: ToolRunnerOptions) {
    */
   function checkCall(call: ToolCall): CallToolResult | undefined {
     const { operation, args } = call;
-    const validate = validators.get(operation.toolName);
-    if (validate && !validate(args)) {
+    const validate = operation.validateArguments;
+    if (!validate(args)) {
       const { field, message } = describeArgumentError(validate.errors![0]!);
       return toolFailure('BAD_REQUEST', `Invalid arguments for ${operation.toolName}: ${message}`, { field });
     }

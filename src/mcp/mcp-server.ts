@@ -1,8 +1,11 @@
 /**
  * The MCP server over the curated operations, one factory for both protocol eras (2025-era sessions and
- * stateless calls, 2026-07-28 per-request calls). tools/list answers a list computed once; tools/call is
- * our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks for (never an
- * isError result), and so every other outcome is a tool result.
+ * stateless calls, 2026-07-28 per-request calls). tools/list answers the tools the caller can call (or
+ * all of them, MCP_TOOLS_VISIBILITY=all), from lists computed once per catalogue and kind of caller;
+ * tools/call is our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks
+ * for (never an isError result), and so every other outcome is a tool result. A tool the list hides
+ * from a caller is still a known tool: calling it answers exactly as the authorization rules say (an
+ * insufficient_scope 403, or an UNAUTHORIZED or FORBIDDEN tool error), never "unknown tool".
  *
  * It is an McpServer (the v2 SDK's supported server; the low-level Server is deprecated) whose two tool
  * handlers we install ourselves: McpServer's own ones would convert every schema on each tools/list and
@@ -19,7 +22,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
-import type { CuratedOperation } from '../operations/load-operations.js';
+import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { packageInfo } from '../package-info.js';
 import { linkSignals } from './link-signals.js';
 import type { ToolRunner } from './call-tool.js';
@@ -33,17 +36,29 @@ export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
- * How long a 2026 client may cache tools/list (and server/discover). The list is fixed for the life of
- * the process, identical for every caller (hence public); a deploy can change it, so not much longer.
+ * How long a 2026 client may cache tools/list (and server/discover). Without OPERATIONS_WATCH the list
+ * is fixed for the life of the process and only a deploy changes it, so not much longer; with it, a
+ * change must reach 2026 clients (which have no session to be notified on) within seconds.
  */
 export const LIST_TTL_MS = 300_000;
+export const WATCHED_LIST_TTL_MS = 5_000;
 
-const INSTRUCTIONS =
-  'Movie catalogue tools. Read isError first, then structuredContent.data and structuredContent.errors. ' +
-  'Each error has a classification: NOT_FOUND (the id does not exist: use searchMovies to find ids), ' +
-  'BAD_REQUEST (fix the arguments; "already in your watch list" means done), UNAUTHORIZED (sign-in needed), ' +
-  'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), RATE_LIMITED (too many calls: wait ' +
-  'extensions.retryAfterSeconds), INTERNAL_ERROR (report the reference).';
+/** Who sees which tools in tools/list: only those the caller can call (the default), or all. */
+export type ToolsVisibility = 'caller' | 'all';
+
+/**
+ * What every tool shares, said once per connection rather than in each tool's schema: the result
+ * envelope, each error's fields, what to do for each classification, and the catalogue's units.
+ */
+export const INSTRUCTIONS =
+  'Movie catalogue tools. Read isError first, then structuredContent {data, errors}. Each error has ' +
+  'message, path (null when it concerns the whole request), classification, retryable (true when the ' +
+  'same call may succeed later) and maybe extensions. Classifications: NOT_FOUND (the id does not ' +
+  'exist: find ids with searchMovies), BAD_REQUEST (fix the argument named by extensions.field), ' +
+  'UNAUTHORIZED (sign-in needed), FORBIDDEN (not allowed: extensions.requiredRole or requiredScopes), ' +
+  'TIMEOUT and UNAVAILABLE (retry later), RATE_LIMITED (wait extensions.retryAfterSeconds), ' +
+  'INTERNAL_ERROR (report extensions.reference). Ratings are critic averages from 0 to 10; runtimes ' +
+  'are in minutes; ids are strings.';
 
 /**
  * One JSON Schema validator for every server instance: each instance would otherwise build its own, and
@@ -53,9 +68,20 @@ const INSTRUCTIONS =
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 export interface McpServerDependencies {
-  operations: readonly CuratedOperation[];
+  catalogue: OperationCatalogue;
+  toolsVisibility: ToolsVisibility;
   runTool: ToolRunner;
   logger: Logger;
+}
+
+export interface McpServerOptions {
+  /** A 2025 stateless cancellation, which arrives on a request of its own. */
+  requestSignal?: AbortSignal;
+  /**
+   * Whether this server can tell its client that the list changed: only a 2025 session can (over its
+   * standalone stream), and only while the catalogue is watched.
+   */
+  listChanged?: boolean;
 }
 
 /** The identity our auth middleware put on the request, carried by the SDK as authInfo.extra. */
@@ -74,44 +100,38 @@ function requestLoggerOf(authInfo: AuthInfo | undefined): Logger | undefined {
   return authInfo?.extra?.logger as Logger | undefined;
 }
 
-/** Computed once per operations list: the tools/list answer and the lookup by name. */
-const catalogues = new WeakMap<
-  readonly CuratedOperation[],
-  { tools: Tool[]; byName: Map<string, CuratedOperation> }
->();
-
-function catalogueOf(operations: readonly CuratedOperation[]) {
-  let catalogue = catalogues.get(operations);
-  if (!catalogue) {
-    catalogue = {
-      tools: operations.map((op) => op.tool),
-      byName: new Map(operations.map((op) => [op.toolName, op])),
-    };
-    catalogues.set(operations, catalogue);
-  }
-  return catalogue;
-}
-
-export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): McpServer {
-  const { tools, byName } = catalogueOf(deps.operations);
+export function createMcpServer(deps: McpServerDependencies, options: McpServerOptions = {}): McpServer {
+  const { requestSignal } = options;
+  const listTtlMs = deps.catalogue.watching ? WATCHED_LIST_TTL_MS : LIST_TTL_MS;
   const mcp = new McpServer(SERVER_INFO, {
     // No `logging`: nothing here sends log messages, and the 2026-07-28 revision deprecates it.
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: options.listChanged === true } },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: SHARED_VALIDATOR,
     // The 2026-era handshake is per request and needs no entry here; 2025 clients negotiate one of these.
     supportedProtocolVersions: LEGACY_PROTOCOL_VERSIONS,
     cacheHints: {
-      'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
-      'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      // A list that depends on the caller must not be served to anyone else from a shared cache.
+      'tools/list': {
+        ttlMs: listTtlMs,
+        cacheScope: deps.toolsVisibility === 'caller' ? 'private' : 'public',
+      },
+      'server/discover': { ttlMs: listTtlMs, cacheScope: 'public' },
     },
   });
   const { server } = mcp;
 
-  server.setRequestHandler('tools/list', () => ({ tools }));
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    const catalogue = deps.catalogue.current();
+    const tools =
+      deps.toolsVisibility === 'all' ? catalogue.tools : catalogue.toolsFor(identityOf(ctx.http?.authInfo));
+    // Shared, never copied: nothing downstream mutates a result.
+    return { tools: tools as Tool[] };
+  });
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    const operation = byName.get(request.params.name);
+    // Looked up in the whole catalogue, whatever the caller's list shows.
+    const operation = deps.catalogue.current().byName.get(request.params.name);
     if (!operation) {
       // A protocol error, not a tool result (SPEC section 6).
       throw new ProtocolError(

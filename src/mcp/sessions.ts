@@ -124,6 +124,16 @@ export class SessionRegistry {
     this.forget(session.principal);
   }
 
+  /**
+   * Tells every session's client that the tool list changed. The notification goes out on the
+   * session's standalone stream (GET); a client without one re-reads the list when it next asks.
+   */
+  notifyToolListChanged(): void {
+    for (const session of this.sessions.values()) {
+      session.server.server.sendToolListChanged().catch(() => undefined);
+    }
+  }
+
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
     const all = [...this.sessions.keys()];

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { SessionRegistry } from '../../src/mcp/sessions.js';
 import { createMcpServer } from '../../src/mcp/mcp-server.js';
+import { createCatalogue } from '../../src/operations/operation-catalogue.js';
 import { INITIALIZE, MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { openStream, raw } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
@@ -200,7 +201,18 @@ describe('the session registry', () => {
   const logger = createLogger('silent');
   const newSession = () => {
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => 'x' });
-    const server = createMcpServer({ operations: [], runTool: (() => undefined) as never, logger });
+    const catalogue = createCatalogue([]);
+    const server = createMcpServer({
+      catalogue: {
+        current: () => catalogue,
+        onCatalogueChanged: () => () => {},
+        watching: false,
+        close() {},
+      },
+      toolsVisibility: 'caller',
+      runTool: (() => undefined) as never,
+      logger,
+    });
     return { transport, server, owner: null };
   };
 

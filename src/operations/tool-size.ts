@@ -1,0 +1,10 @@
+/**
+ * What a tool costs an agent before its first call: its tools/list entry as JSON, in characters and in
+ * estimated tokens. About four characters of English or JSON make a token for current tokenizers: an
+ * estimate, not a count, but a stable one (the size target is asserted on it).
+ */
+export const CHARS_PER_TOKEN = 4;
+
+export function estimateTokens(value: unknown): number {
+  return Math.ceil(JSON.stringify(value).length / CHARS_PER_TOKEN);
+}
