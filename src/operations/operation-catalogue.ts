@@ -86,12 +86,10 @@ export function createOperationCatalogue(options: OperationCatalogueOptions): Op
     try {
       next = createCatalogue(loadOperations(executor, dir));
     } catch (error) {
-      if (error instanceof OperationCatalogueError) {
-        logger.error(
-          { problems: error.problems, dir },
-          `operation catalogue not reloaded, the running one stays: ${error.problems.join('; ')}`,
-        );
-      } else logger.error({ err: error, dir }, 'operation catalogue not reloaded, the running one stays');
+      // Each problem is `file:line: message`, as at start-up.
+      const details =
+        error instanceof OperationCatalogueError ? { problems: error.problems } : { err: error };
+      logger.error({ ...details, dir }, 'operation catalogue not reloaded, the running one stays');
       return;
     }
     current = next;

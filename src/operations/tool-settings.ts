@@ -73,7 +73,9 @@ export function loadToolSettings(dir: string): LoadedToolSettings {
     raw = JSON.parse(source);
   } catch (error) {
     const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message)?.[1];
+    // Node names the offending position, except for a file that ends too soon: its last line.
+    const position =
+      /at position (\d+)/.exec(message)?.[1] ?? (/end of JSON/.test(message) ? source.length : undefined);
     const where = position !== undefined ? `:${lineAt(source, Number(position))}` : '';
     return { settings: {}, problems: [`${name}${where}: not valid JSON (${message})`], locate };
   }
