@@ -124,8 +124,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     idleMs: config.mcp.sessionIdleMs,
     logger,
   });
-  // 2025 sessions hear of a new catalogue; 2026 clients re-read the list when its ttlMs runs out.
-  catalogue.onCatalogueChanged(() => sessions.notifyToolListChanged());
+  // 2025 sessions hear of a new tool list; 2026 clients re-read the list when its ttlMs runs out.
+  catalogue.onCatalogueChanged((next, previous) => {
+    if (JSON.stringify(next.tools) !== JSON.stringify(previous.tools)) sessions.notifyToolListChanged();
+  });
   const drain = createDrainGate();
   const app = createApp({
     config,

@@ -26,12 +26,12 @@ export interface Catalogue {
   toolsFor(viewer: Identity | null): readonly Tool[];
 }
 
-export type CatalogueListener = (catalogue: Catalogue) => void;
+export type CatalogueListener = (catalogue: Catalogue, previous: Catalogue) => void;
 
 export interface OperationCatalogue {
   /** The catalogue now. Read it once per request, so one request sees one catalogue. */
   current(): Catalogue;
-  /** Calls `listener` after every swap; returns the function that stops it. */
+  /** Calls `listener` after every swap, with the new and the old catalogue; returns the function that stops it. */
   onCatalogueChanged(listener: CatalogueListener): () => void;
   /** Whether the folder is watched: only then can the list change, and `listChanged` be advertised. */
   readonly watching: boolean;
@@ -44,9 +44,13 @@ export interface OperationCatalogueOptions {
   dir: string;
   logger: Logger;
   watch: boolean;
-  /** Quiet time after the last file event before reloading: an editor's save is several events. */
-  debounceMs?: number;
 }
+
+/** Quiet time after the last file event before reloading: an editor's save is several events. */
+const RELOAD_DEBOUNCE_MS = 150;
+
+/** The files a catalogue is loaded from. */
+const CATALOGUE_FILE = /\.graphql$|^tools\.json$/;
 
 export function createCatalogue(operations: readonly CuratedOperation[]): Catalogue {
   const tools = operations.map((op) => op.tool);
@@ -92,11 +96,12 @@ export function createOperationCatalogue(options: OperationCatalogueOptions): Op
       logger.error({ ...details, dir }, 'operation catalogue not reloaded, the running one stays');
       return;
     }
+    const previous = current;
     current = next;
     logSizes(logger, current, 'operation catalogue reloaded');
     for (const listener of listeners) {
       try {
-        listener(current);
+        listener(current, previous);
       } catch (error) {
         logger.error({ err: error }, 'a catalogue listener failed');
       }
@@ -106,9 +111,12 @@ export function createOperationCatalogue(options: OperationCatalogueOptions): Op
   let watcher: FSWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
   if (options.watch) {
-    watcher = watch(dir, () => {
+    watcher = watch(dir, (_event, file) => {
+      // Only what the catalogue is made of (an editor's swap and backup files are not); a platform that
+      // does not name the file gets a reload anyway.
+      if (file && !CATALOGUE_FILE.test(file)) return;
       clearTimeout(timer);
-      timer = setTimeout(reload, options.debounceMs ?? 150);
+      timer = setTimeout(reload, RELOAD_DEBOUNCE_MS);
     });
     // A folder that disappears or cannot be read any more: the running catalogue stays, watching ends.
     watcher.on('error', (error) =>

@@ -144,7 +144,17 @@ describe('hot reload of the operation catalogue', () => {
     // Meanwhile the catalogue that ran before still runs, text renderings included.
     const list = await callTool(session, 'recommendMoviesForMood', { mood: 'HORROR' });
     expect((list.content as { text: string }[])[0]!.text).toMatch(/^9 movies: /);
+    const reloadsBefore = reloads();
     cpSync(path.join(PROJECT_OPERATIONS, 'tools.json'), file);
+    await expect.poll(reloads, { timeout: 5000 }).toBeGreaterThan(reloadsBefore);
+  });
+
+  it('files the catalogue is not made of (notes, an editor’s swap file) do not reload it', async () => {
+    const before = reloads() + refusals();
+    writeFileSync(path.join(dir, 'NOTES.txt'), 'not an operation');
+    writeFileSync(path.join(dir, '.TopMovies.graphql.swp'), 'query {');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(reloads() + refusals()).toBe(before);
   });
 
   it('a removed file removes the tool; calling it is then an unknown tool (-32602)', async () => {
