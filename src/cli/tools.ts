@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createExecutor } from '../graphql/executor.js';
 import { buildSchema } from '../graphql/schema.js';
 import { loadOperations, type CuratedOperation } from '../operations/load-operations.js';
-import { CHARS_PER_TOKEN } from '../operations/tool-size.js';
+import { CHARS_PER_TOKEN, sizeOf } from '../operations/tool-size.js';
 import { describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
 
@@ -16,19 +16,20 @@ const CALLER = { anyone: 'anyone', USER: 'signed in', ADMIN: 'admin' } as const;
 
 /** The table of `tools` (and of `check`), one line a tool, then the total. */
 export function formatToolTable(operations: readonly CuratedOperation[]): string {
+  let chars = 0;
   const rows = operations.map((op) => {
-    const chars = JSON.stringify(op.tool).length;
+    const size = sizeOf(op.tool);
+    chars += size.chars;
     return [
       op.toolName,
       op.kind,
       CALLER[op.requiredRole ?? 'anyone'],
       op.requiredScopes.join(',') || '-',
-      String(chars),
-      String(Math.ceil(chars / CHARS_PER_TOKEN)),
+      String(size.chars),
+      String(size.tokens),
       op.renderText ? 'rendered' : 'json',
     ];
   });
-  const chars = operations.reduce((sum, op) => sum + JSON.stringify(op.tool).length, 0);
   const header = ['tool', 'kind', 'caller', 'scopes', 'chars', '~tokens', 'text'];
   const total = ['total', '', '', '', String(chars), String(Math.ceil(chars / CHARS_PER_TOKEN)), ''];
   const table = [header, ...rows, total];

@@ -13,7 +13,7 @@ import type { Identity } from '../auth/identity.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import { loadOperations, OperationCatalogueError, type CuratedOperation } from './load-operations.js';
-import { estimateTokens } from './tool-size.js';
+import { sizeOf } from './tool-size.js';
 import { isToolVisibleTo } from './tool-visibility.js';
 
 /** One loaded catalogue, immutable: a reload builds another. */
@@ -74,8 +74,8 @@ export function createCatalogue(operations: readonly CuratedOperation[]): Catalo
 
 /** One line: each tool's estimated tokens in tools/list, and the total. */
 function logSizes(logger: Logger, catalogue: Catalogue, message: string): void {
-  const tools = Object.fromEntries(catalogue.tools.map((tool) => [tool.name, estimateTokens(tool)]));
-  logger.info({ tools, totalTokens: estimateTokens({ tools: catalogue.tools }) }, message);
+  const tools = Object.fromEntries(catalogue.tools.map((tool) => [tool.name, sizeOf(tool).tokens]));
+  logger.info({ tools, totalTokens: sizeOf({ tools: catalogue.tools }).tokens }, message);
 }
 
 /** Loads the catalogue (throwing OperationCatalogueError, as start-up must) and watches it if asked. */

@@ -42,7 +42,7 @@ const SCALARS: Record<string, JsonSchema> = {
  * One error of the envelope, compact: which fields every error has. Their types, the classifications
  * and what to do for each are in the server's instructions, said once rather than in every tool.
  */
-export const ERROR_SCHEMA: JsonSchema = {
+const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['message', 'path', 'classification', 'retryable'],
 };

@@ -5,6 +5,7 @@
  */
 export const CHARS_PER_TOKEN = 4;
 
-export function estimateTokens(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / CHARS_PER_TOKEN);
+export function sizeOf(value: unknown): { chars: number; tokens: number } {
+  const chars = JSON.stringify(value).length;
+  return { chars, tokens: Math.ceil(chars / CHARS_PER_TOKEN) };
 }
