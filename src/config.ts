@@ -54,6 +54,11 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Folder of curated operations (one tool per .graphql file, settings in tools.json). */
   OPERATIONS_DIR: z.string().min(1).default(path.join(PROJECT_ROOT, 'operations')),
+  /**
+   * Watch OPERATIONS_DIR and reload the catalogue when a file changes (a broken change is logged and the
+   * running catalogue kept). Unset: on when NODE_ENV=development, off otherwise.
+   */
+  OPERATIONS_WATCH: booleanFromEnv.optional(),
   /** Path of the seed catalogue loaded into an empty database. */
   SEED_FILE: z
     .string()
@@ -85,6 +90,8 @@ const envSchema = z.object({
   MCP_MODE: z.enum(['sessions', 'stateless']).default('sessions'),
   /** `optional`: anonymous callers reach public tools; `required`: a bearer token is needed on /mcp. */
   MCP_AUTH: z.enum(['optional', 'required']).default('optional'),
+  /** `caller`: tools/list shows the tools the caller can call (role and scopes); `all`: every tool. */
+  MCP_TOOLS_VISIBILITY: z.enum(['caller', 'all']).default('caller'),
   /** The externally visible base URL (scheme://host[:port]); the canonical resource is <it>/mcp. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Origins allowed to call /mcp from a browser, comma-separated; same-origin is always allowed. */
@@ -233,6 +240,8 @@ export interface Config {
   database: { url?: string; schema?: string; poolSize: number };
   seedFile: string;
   operationsDir: string;
+  /** Reload the catalogue when a file in operationsDir changes. */
+  operationsWatch: boolean;
   jwt: { secret?: string; issuer: string; audience: string; ttlSeconds: number };
   logLevel: string;
   logFormat: 'auto' | 'pretty' | 'json';
@@ -241,6 +250,7 @@ export interface Config {
   mcp: {
     mode: 'sessions' | 'stateless';
     auth: 'optional' | 'required';
+    toolsVisibility: 'caller' | 'all';
     publicUrl?: string;
     allowedOrigins: string[];
     allowedHosts?: string[];
@@ -406,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     seedFile: e.SEED_FILE,
     operationsDir: e.OPERATIONS_DIR,
+    operationsWatch: e.OPERATIONS_WATCH ?? e.NODE_ENV === 'development',
     jwt: {
       secret: e.JWT_SECRET,
       issuer: e.JWT_ISSUER,
@@ -424,6 +435,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcp: {
       mode: e.MCP_MODE,
       auth: e.MCP_AUTH,
+      toolsVisibility: e.MCP_TOOLS_VISIBILITY,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
       allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
       allowedHosts: e.MCP_ALLOWED_HOSTS ? list(e.MCP_ALLOWED_HOSTS) : undefined,

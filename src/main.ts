@@ -8,8 +8,9 @@ import { migrate } from './cli/migrate.js';
 import { packageInfo } from './package-info.js';
 import { serve } from './cli/serve.js';
 import { token } from './cli/token.js';
+import { tools } from './cli/tools.js';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve, token, check, migrate };
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve, token, check, tools, migrate };
 
 async function main(argv: string[]): Promise<number> {
   const [name = 'serve', ...args] = argv;

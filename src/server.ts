@@ -19,7 +19,7 @@ import { createToolRunner } from './mcp/call-tool.js';
 import { createConfirmationSigner } from './mcp/confirm-call.js';
 import { createPrompts } from './mcp/prompts.js';
 import { createResources } from './mcp/resources.js';
-import { loadOperations } from './operations/load-operations.js';
+import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
@@ -68,7 +68,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     (error, reference) => logger.error({ err: error, reference }, 'error outside execution'),
     tracing?.traceExecute,
   );
-  const operations = loadOperations(executor, config.operationsDir);
+  const catalogue = createOperationCatalogue({
+    executor,
+    dir: config.operationsDir,
+    logger,
+    watch: config.operationsWatch,
+  });
   const handle = await openDatabase({
     ...config.database,
     statementTimeoutMs: config.resilience.statementTimeoutMs,
@@ -77,6 +82,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     onQuery: options.onQuery,
     onQueryEvent: tracing?.observeQuery,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection failed'),
+  }).catch((error: unknown) => {
+    catalogue.close();
+    throw error;
   });
   const store = createStore(handle, {
     defaultTimeoutMs: config.resilience.graphqlTimeoutMs,
@@ -117,7 +125,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const toolRunner = createToolRunner({
     executor,
     context,
-    operations,
     defaultTimeoutMs: config.mcp.toolTimeoutMs,
     onToolCall: metrics.observeToolCall,
     confirmations,
@@ -147,7 +154,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     executor,
     verifier,
     mcp: {
-      server: { operations, runTool, logger, confirmations, resources, prompts },
+      server: {
+        catalogue,
+        toolsVisibility: config.mcp.toolsVisibility,
+        runTool,
+        logger,
+        confirmations,
+        resources,
+        prompts,
+      },
       state,
       oauthIssuer: config.oauth?.issuer,
     },
@@ -181,6 +196,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       });
     });
   } catch (error) {
+    catalogue.close();
     await state.close();
     await redis?.close();
     await handle.close();
@@ -195,6 +211,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Sessions close only after the requests on them finished (in Redis they stay, for the other replicas).
   async function drainAndClose(): Promise<void> {
     drain.stopReadiness();
+    catalogue.close();
     logger.info({ delayMs: config.shutdown.delayMs }, 'draining: not ready');
     if (config.shutdown.delayMs > 0) await new Promise((r) => setTimeout(r, config.shutdown.delayMs));
     const pending = drain.inFlight();

@@ -152,4 +152,19 @@ describe('loadConfig: the database in parts', () => {
       }),
     ).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL: must be http\/protobuf or http\/json \(grpc is not supported\)/);
   });
+
+  it('OPERATIONS_WATCH is on in development and off otherwise unless set; MCP_TOOLS_VISIBILITY is caller or all', () => {
+    const secret = 'x'.repeat(32);
+    expect(loadConfig({}).operationsWatch).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).operationsWatch).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).operationsWatch).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, OPERATIONS_WATCH: 'true' }).operationsWatch,
+    ).toBe(true);
+    expect(loadConfig({ OPERATIONS_WATCH: '0' }).operationsWatch).toBe(false);
+    expect(() => loadConfig({ OPERATIONS_WATCH: 'sometimes' })).toThrow(/OPERATIONS_WATCH/);
+    expect(loadConfig({}).mcp.toolsVisibility).toBe('caller');
+    expect(loadConfig({ MCP_TOOLS_VISIBILITY: 'all' }).mcp.toolsVisibility).toBe('all');
+    expect(() => loadConfig({ MCP_TOOLS_VISIBILITY: 'scopes' })).toThrow(/MCP_TOOLS_VISIBILITY/);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * `moviedb-mcp check`: validates the configuration, the schema and every curated operation exactly as
- * start-up does, without opening the database or a port, and prints each tool with the size of its
- * tools/list entry (what a client puts in a model's context) in characters and estimated tokens.
+ * start-up does, without opening the database or a port, and prints each tool as `moviedb-mcp tools`
+ * does: who may call it and the size of its tools/list entry (what a client puts in a model's context).
  */
 import { loadConfig, type Config } from '../config.js';
 import { createExecutor } from '../graphql/executor.js';
@@ -9,9 +9,7 @@ import { buildSchema } from '../graphql/schema.js';
 import { loadOperations } from '../operations/load-operations.js';
 import { describeDatabase, describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
-
-/** About four characters of English or JSON per token for current tokenizers: an estimate, not a count. */
-const CHARS_PER_TOKEN = 4;
+import { formatToolTable } from './tools.js';
 
 export async function check(): Promise<number> {
   let config: Config | undefined;
@@ -30,32 +28,7 @@ export async function check(): Promise<number> {
     console.log('Schema: ok');
     const operations = loadOperations(executor, config.operationsDir);
     console.log(`Operations: ok, ${operations.length} tools from ${config.operationsDir}`);
-    const rows = operations.map((op) => {
-      const chars = JSON.stringify(op.tool).length;
-      return { name: op.toolName, kind: op.kind, chars, tokens: Math.ceil(chars / CHARS_PER_TOKEN) };
-    });
-    const total = rows.reduce(
-      (sum, row) => ({ chars: sum.chars + row.chars, tokens: sum.tokens + row.tokens }),
-      {
-        chars: 0,
-        tokens: 0,
-      },
-    );
-    const width = Math.max(4, ...rows.map((row) => row.name.length));
-    console.log(
-      `  ${'tool'.padEnd(width)}  ${'kind'.padEnd(8)}  ${'chars'.padStart(6)}  ${'~tokens'.padStart(7)}`,
-    );
-    for (const row of rows) {
-      console.log(
-        `  ${row.name.padEnd(width)}  ${row.kind.padEnd(8)}  ${String(row.chars).padStart(6)}  ${String(row.tokens).padStart(7)}`,
-      );
-    }
-    console.log(
-      `  ${'total'.padEnd(width)}  ${''.padEnd(8)}  ${String(total.chars).padStart(6)}  ${String(total.tokens).padStart(7)}`,
-    );
-    console.log(
-      `(size of each tools/list entry as JSON; tokens estimated at ${CHARS_PER_TOKEN} characters each)`,
-    );
+    console.log(formatToolTable(operations));
     return EXIT.OK;
   } catch (error) {
     const failure = describeFailure(error, config);

@@ -6,6 +6,7 @@ Commands:
   token [user] [password]   sign in through the running server and print a bearer token
                             (default user user123; follows PUBLIC_URL, else HOST and PORT)
   check                     validate configuration, schema and operations; print each tool's size
+  tools                     list the tools: who may call each, its scopes, its size in tokens
   migrate                   migrate (and on first run seed) the database, then exit
 
 Options:

@@ -10,20 +10,19 @@
 import type { Request, RequestHandler } from 'express';
 import { ALL_SCOPES } from '../auth/identity.js';
 import { missingScopes } from '../graphql/auth-directives.js';
-import type { CuratedOperation } from '../operations/load-operations.js';
+import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { localsOf } from './locals.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 export function insufficientScope(
-  operations: readonly CuratedOperation[],
+  catalogue: OperationCatalogue,
   resourceMetadataUrl: (req: Request) => string,
 ): RequestHandler {
-  const scopesByTool = new Map(operations.map((op) => [op.toolName, op.requiredScopes]));
   return (req, res, next) => {
     const viewer = localsOf(res).viewer ?? null;
     const message = res.locals.message as { method?: unknown; id?: unknown; params?: { name?: unknown } };
     if (!viewer || message.method !== 'tools/call' || typeof message.params?.name !== 'string') return next();
-    const required = scopesByTool.get(message.params.name) ?? [];
+    const required = catalogue.current().byName.get(message.params.name)?.requiredScopes ?? [];
     const missing = missingScopes(viewer, required);
     if (missing.length === 0) return next();
     // The spec recommends asking for what the token has plus what the tool needs, so that re-authorizing

@@ -262,7 +262,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   router.all('/mcp', guardOriginAndHost, onlyKnownMethods, checkProtocolVersion, authenticate);
   router.all('/mcp', carryRequestLocals);
   const body = readBody(options.bodyLimitBytes);
-  const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
+  const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
     router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server));
@@ -290,6 +290,7 @@ type JsonRpcMessage = {
   params?: Record<string, unknown>;
 };
 
+const TOOL_LIST_CHANGED = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
 /** A client whose stream was cut reconnects after this (the SSE `retry` field of the priming event). */
 const RETRY_INTERVAL_MS = 1000;
 /** SSE comments on open streams, so idle proxies keep them (the SDK's interval). */
@@ -338,6 +339,13 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
   /** The standalone GET stream of each session, on this replica (one at most, as the SDK allows). */
   const listening = new Map<string, Response>();
   sessions.onClosed((id) => listening.get(id)?.end());
+  // A reloaded catalogue (OPERATIONS_WATCH) is announced on the standalone streams this replica holds;
+  // every replica watches its own files. 2026 clients re-read the list when its ttlMs runs out.
+  options.server.catalogue.onCatalogueChanged((next, previous) => {
+    if (JSON.stringify(next.tools) === JSON.stringify(previous.tools)) return;
+    const event = `event: message\ndata: ${JSON.stringify(TOOL_LIST_CHANGED)}\n\n`;
+    for (const res of listening.values()) res.write(event);
+  });
 
   const initialize = async (req: Request, res: Response, message: JsonRpcMessage) => {
     const params = message.params as { protocolVersion: string; capabilities?: object; clientInfo?: object };
@@ -383,7 +391,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
     }
     const { hold } = opened;
     carrySessionId(req, id);
-    const server = createMcpServer(options.server);
+    const server = createMcpServer(options.server, { listChanged: options.server.catalogue.watching });
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     res.on('close', () => {
       hold.release();
@@ -411,7 +419,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
             () => !res.writableEnded && !res.destroyed,
           )
         : undefined;
-    const server = createMcpServer(options.server);
+    const server = createMcpServer(options.server, { listChanged: options.server.catalogue.watching });
     let unregister = () => undefined as void;
     let finished = false;
     let closed = false;
@@ -546,7 +554,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
     }
   };
 
-  /** The standalone GET stream: nothing is ever sent on it here but keepalives; it ends with its session. */
+  /** The standalone GET stream: keepalives and tools/list_changed; it ends with its session. */
   const listen = (res: Response, sessionId: string, hold: SessionHold) => {
     if (listening.has(sessionId)) {
       hold.release();
@@ -627,7 +635,7 @@ function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): Re
         message.id !== undefined
           ? cancellations.register(callKey(principal, message.id), () => controller.abort('cancelled'))
           : () => undefined;
-      const server = createMcpServer(options.server, controller.signal);
+      const server = createMcpServer(options.server, { requestSignal: controller.signal });
       const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

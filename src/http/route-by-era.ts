@@ -17,7 +17,7 @@ import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.j
 
 export function routeByEra(legacy: RequestHandler, server: McpServerDependencies): RequestHandler {
   const modern = toNodeHandler(
-    createMcpHandler(() => createMcpServer(server, undefined, 'modern'), {
+    createMcpHandler(() => createMcpServer(server, { era: 'modern' }), {
       legacy: 'reject',
       onerror: (error) => {
         // Rejections (a header that does not match the body, an unknown revision) are the client's doing;

@@ -7,8 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Identity } from '../auth/identity.js';
 import { canonicalJson } from '../canonical-json.js';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
@@ -48,7 +47,6 @@ export interface ToolCall {
 export interface ToolRunnerOptions {
   executor: Executor;
   context: ContextDependencies;
-  operations: readonly CuratedOperation[];
   /** A tool's deadline unless tools.json gives it its own `timeoutMs`. */
   defaultTimeoutMs: number;
   /** Observes every finished call (metrics). */
@@ -61,14 +59,6 @@ export interface ToolRunnerOptions {
 
 /** A tool result, or the input-required question of a 2026-07-28 confirmation, with its audit outcome. */
 export type ToolOutcome = (CallToolResult | InputRequiredResult) & { outcome: string };
-
-type Validators = Map<string, ValidateFunction>;
-
-function compileValidators(operations: readonly CuratedOperation[]): Validators {
-  const ajv = new Ajv2020({ allErrors: false, strict: false, useDefaults: false, coerceTypes: false });
-  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-  return new Map(operations.map((op) => [op.toolName, ajv.compile(op.tool.inputSchema)]));
-}
 
 /** Names the argument and says what is wrong with it, in words an agent can act on. */
 function describeArgumentError(error: ErrorObject): { field: string; message: string } {
@@ -102,8 +92,6 @@ function hashArguments(args: unknown): string {
 }
 
 export function createToolRunner(options: ToolRunnerOptions) {
-  const validators = compileValidators(options.operations);
-
   function contextFor(call: ToolCall, extra: { idempotencyKey?: string } = {}) {
     const { operation } = call;
     let step = 0;
@@ -140,7 +128,12 @@ export function createToolRunner(options: ToolRunnerOptions) {
     const total = operation.settings.progressSteps;
     await call.sendProgress?.(total ?? 1, total ?? 1, 'Done').catch(() => undefined);
     const mapped = fitResultBudget(
-      toCallToolResult(result, operation.rootKey, operation.settings.allowPartialData),
+      toCallToolResult(
+        result,
+        operation.rootKey,
+        operation.settings.allowPartialData,
+        operation.renderText,
+      ),
       operation.resultShape,
       { args: call.args, offset: split.offset },
       options.resultMaxChars,
@@ -242,8 +235,8 @@ export function createToolRunner(options: ToolRunnerOptions) {
    */
   function checkCall(call: ToolCall): CallToolResult | undefined {
     const { operation, args } = call;
-    const validate = validators.get(operation.toolName);
-    if (validate && !validate(args)) {
+    const validate = operation.validateArguments;
+    if (!validate(args)) {
       const { field, message } = describeArgumentError(validate.errors![0]!);
       return toolFailure('BAD_REQUEST', `Invalid arguments for ${operation.toolName}: ${message}`, { field });
     }

@@ -1,9 +1,13 @@
 /**
  * The MCP server over the curated operations, one factory for both protocol eras (2025-era sessions and
- * stateless calls, 2026-07-28 per-request calls). tools/list answers a list computed once; tools/call is
- * our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks for (never an
- * isError result), and so every other outcome is a tool result. Resources, prompts and completions
- * (src/mcp/resources.ts, prompts.ts) are answered for the caller's identity.
+ * stateless calls, 2026-07-28 per-request calls). tools/list answers the tools the caller can call (or
+ * all of them, MCP_TOOLS_VISIBILITY=all), from lists computed once per catalogue and kind of caller;
+ * tools/call is our own handler so an unknown tool is the JSON-RPC protocol error -32602 the spec asks
+ * for (never an isError result), and so every other outcome is a tool result. A tool the list hides
+ * from a caller is still a known tool: calling it answers exactly as the authorization rules say (an
+ * insufficient_scope 403, or an UNAUTHORIZED or FORBIDDEN tool error), never "unknown tool".
+ * Resources, prompts and completions (src/mcp/resources.ts, prompts.ts) are answered for the caller's
+ * identity.
  *
  * It is an McpServer (the v2 SDK's supported server; the low-level Server is deprecated) whose two tool
  * handlers we install ourselves: McpServer's own ones would convert every schema on each tools/list and
@@ -24,7 +28,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
-import type { CuratedOperation } from '../operations/load-operations.js';
+import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { packageInfo } from '../package-info.js';
 import { IDEMPOTENCY_KEY_META, type ToolRunner } from './call-tool.js';
 import type { ConfirmationChannel, ConfirmationSigner } from './confirm-call.js';
@@ -42,17 +46,29 @@ export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
- * How long a 2026 client may cache tools/list (and server/discover). The list is fixed for the life of
- * the process, identical for every caller (hence public); a deploy can change it, so not much longer.
+ * How long a 2026 client may cache tools/list (and server/discover). Without OPERATIONS_WATCH the list
+ * is fixed for the life of the process and only a deploy changes it, so not much longer; with it, a
+ * change must reach 2026 clients (which have no session to be notified on) within seconds.
  */
 export const LIST_TTL_MS = 300_000;
+export const WATCHED_LIST_TTL_MS = 5_000;
 
-const INSTRUCTIONS =
-  'Movie catalogue tools. Read isError first, then structuredContent.data and structuredContent.errors. ' +
-  'Each error has a classification: NOT_FOUND (the id does not exist: use searchMovies to find ids), ' +
-  'BAD_REQUEST (fix the arguments; "already in your watch list" means done), UNAUTHORIZED (sign-in needed), ' +
-  'FORBIDDEN (not allowed), TIMEOUT/UNAVAILABLE (retryable later), RATE_LIMITED (too many calls: wait ' +
-  'extensions.retryAfterSeconds), INTERNAL_ERROR (report the reference).';
+/** Who sees which tools in tools/list: only those the caller can call (the default), or all. */
+export type ToolsVisibility = 'caller' | 'all';
+
+/**
+ * What every tool shares, said once per connection rather than in each tool's schema: the result
+ * envelope, each error's fields, what to do for each classification, and the catalogue's units.
+ */
+export const INSTRUCTIONS =
+  'Movie catalogue tools. Read isError first, then structuredContent {data, errors}. Each error has ' +
+  'message, path (null when it concerns the whole request), classification, retryable (true when the ' +
+  'same call may succeed later) and maybe extensions. Classifications: NOT_FOUND (the id does not ' +
+  'exist: find ids with searchMovies), BAD_REQUEST (fix the argument named by extensions.field), ' +
+  'UNAUTHORIZED (sign-in needed), FORBIDDEN (not allowed: extensions.requiredRole or requiredScopes), ' +
+  'TIMEOUT and UNAVAILABLE (retry later), RATE_LIMITED (wait extensions.retryAfterSeconds), ' +
+  'INTERNAL_ERROR (report extensions.reference). Ratings are critic averages from 0 to 10; runtimes ' +
+  'are in minutes; ids are strings.';
 
 /**
  * One JSON Schema validator for every server instance: each instance would otherwise build its own, and
@@ -62,7 +78,8 @@ const INSTRUCTIONS =
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 export interface McpServerDependencies {
-  operations: readonly CuratedOperation[];
+  catalogue: OperationCatalogue;
+  toolsVisibility: ToolsVisibility;
   runTool: ToolRunner;
   logger: Logger;
   /** Verifies the requestState of a 2026-07-28 confirmation round (src/mcp/confirm-call.ts). */
@@ -73,6 +90,18 @@ export interface McpServerDependencies {
 
 /** Which revision a server instance serves: 2025-era (sessions, stateless) or 2026-07-28 (per request). */
 export type ProtocolEra = 'legacy' | 'modern';
+
+export interface McpServerOptions {
+  /** A 2025 stateless cancellation, which arrives on a request of its own. */
+  requestSignal?: AbortSignal;
+  /**
+   * Whether this server can tell its client that the list changed: only a 2025 session can (over its
+   * standalone stream), and only while the catalogue is watched.
+   */
+  listChanged?: boolean;
+  /** The revision this instance serves (2025-era unless said). */
+  era?: ProtocolEra;
+}
 
 /** The identity our auth middleware put on the request, carried by the SDK as authInfo.extra. */
 export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
@@ -94,24 +123,6 @@ function sessionIdOf(authInfo: AuthInfo | undefined): string | undefined {
 /** The HTTP request's logger our HTTP layer put beside the identity: bound to its requestId. */
 function requestLoggerOf(authInfo: AuthInfo | undefined): Logger | undefined {
   return authInfo?.extra?.logger as Logger | undefined;
-}
-
-/** Computed once per operations list: the tools/list answer and the lookup by name. */
-const catalogues = new WeakMap<
-  readonly CuratedOperation[],
-  { tools: Tool[]; byName: Map<string, CuratedOperation> }
->();
-
-function catalogueOf(operations: readonly CuratedOperation[]) {
-  let catalogue = catalogues.get(operations);
-  if (!catalogue) {
-    catalogue = {
-      tools: operations.map((op) => op.tool),
-      byName: new Map(operations.map((op) => [op.toolName, op])),
-    };
-    catalogues.set(operations, catalogue);
-  }
-  return catalogue;
 }
 
 /**
@@ -150,16 +161,13 @@ function readerOf(ctx: ServerContext, deps: McpServerDependencies) {
   };
 }
 
-export function createMcpServer(
-  deps: McpServerDependencies,
-  requestSignal?: AbortSignal,
-  era: ProtocolEra = 'legacy',
-): McpServer {
-  const { tools, byName } = catalogueOf(deps.operations);
+export function createMcpServer(deps: McpServerDependencies, options: McpServerOptions = {}): McpServer {
+  const { requestSignal, era = 'legacy' } = options;
+  const listTtlMs = deps.catalogue.watching ? WATCHED_LIST_TTL_MS : LIST_TTL_MS;
   const mcp = new McpServer(SERVER_INFO, {
     // No `logging`: nothing here sends log messages, and the 2026-07-28 revision deprecates it.
     capabilities: {
-      tools: { listChanged: false },
+      tools: { listChanged: options.listChanged === true },
       resources: { listChanged: false },
       prompts: { listChanged: false },
       completions: {},
@@ -169,12 +177,16 @@ export function createMcpServer(
     // The 2026-era handshake is per request and needs no entry here; 2025 clients negotiate one of these.
     supportedProtocolVersions: LEGACY_PROTOCOL_VERSIONS,
     cacheHints: {
-      'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
-      'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
-      'prompts/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
-      'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      // A list that depends on the caller must not be served to anyone else from a shared cache.
+      'tools/list': {
+        ttlMs: listTtlMs,
+        cacheScope: deps.toolsVisibility === 'caller' ? 'private' : 'public',
+      },
+      'server/discover': { ttlMs: listTtlMs, cacheScope: 'public' },
+      'prompts/list': { ttlMs: listTtlMs, cacheScope: 'public' },
+      'resources/templates/list': { ttlMs: listTtlMs, cacheScope: 'public' },
       // Who asks decides whether the watch list is listed.
-      'resources/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+      'resources/list': { ttlMs: listTtlMs, cacheScope: 'private' },
     },
     // 2025 requests are never answered with input_required (confirm-call.ts): no server→client shim.
     inputRequired: { legacyShim: false },
@@ -187,7 +199,13 @@ export function createMcpServer(
     mcp.connect = (transport) => connect(withLegacyErrorCodes(transport));
   }
 
-  server.setRequestHandler('tools/list', () => ({ tools }));
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    const catalogue = deps.catalogue.current();
+    const tools =
+      deps.toolsVisibility === 'all' ? catalogue.tools : catalogue.toolsFor(identityOf(ctx.http?.authInfo));
+    // Shared, never copied: nothing downstream mutates a result.
+    return { tools: tools as Tool[] };
+  });
 
   server.setRequestHandler('resources/list', (_request, ctx) => ({
     resources: deps.resources.list(identityOf(ctx.http?.authInfo)),
@@ -207,7 +225,8 @@ export function createMcpServer(
   );
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    const operation = byName.get(request.params.name);
+    // Looked up in the whole catalogue, whatever the caller's list shows.
+    const operation = deps.catalogue.current().byName.get(request.params.name);
     if (!operation) {
       // A protocol error, not a tool result (SPEC section 6).
       throw new ProtocolError(

@@ -1,7 +1,8 @@
 /**
  * Maps a GraphQL execution result to a CallToolResult (SPEC section 6): structuredContent carries
  * `{ data, errors }` on every path, so the classification always reaches the agent; the text block is a
- * copy for clients that read only text; isError marks anything short of full success.
+ * copy for clients that read only text (or, for a full success of a tool that opts in with `text` in
+ * tools.json, a short sentence); isError marks anything short of full success.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecutionResult, GraphQLError } from 'graphql';
@@ -45,10 +46,11 @@ export function toCallToolResult(
   result: ExecutionResult,
   rootKey: string,
   allowPartialData: boolean,
+  renderText?: (data: unknown) => string,
 ): CallToolResult {
   const data = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] ?? null;
   const errors = (result.errors ?? []).map(toToolError);
-  if (errors.length === 0) return envelope(data, errors, false);
+  if (errors.length === 0) return envelope(data, errors, false, renderText?.(data));
   if (data !== null) return envelope(data, errors, !allowPartialData);
   return envelope(null, errors, true, `GraphQL operation failed: ${errors.map((e) => e.message).join('; ')}`);
 }

@@ -2,6 +2,16 @@
  * Derives a tool's inputSchema from its operation's variable definitions (SPEC section 6): scalars,
  * enums with their values' descriptions, input objects (closed to unknown keys), lists, required for
  * non-null without default, defaults, @oneOf as exactly one key, and @range/@size/@pattern as bounds.
+ *
+ * Two forms of the same derivation. `strict` is what tools/call validates arguments against: it accepts
+ * everything GraphQL accepts (an id as a string or an integer, an explicit null for an optional
+ * argument) and nothing else (32-bit integers, unknown keys refused). `listed` is what tools/list
+ * advertises, written for a model's context: each description says one thing once and no schema
+ * spells out what the contract already implies. It never promises more than `strict` accepts: an id
+ * is advertised as a string, an optional argument without its null branch (omitting it is the way to
+ * say "none"), and GraphQL's 32-bit range is left to validation. Unknown keys stay refused in both:
+ * `additionalProperties: false` is kept in the listing, where it tells an agent not to invent
+ * arguments before it tries, for about 30 characters an object.
  */
 import { getDirective } from '@graphql-tools/utils';
 import {
@@ -17,6 +27,7 @@ import {
   isScalarType,
   isSpecifiedScalarType,
   type GraphQLArgument,
+  type GraphQLEnumType,
   type GraphQLInputField,
   type GraphQLInputType,
   type GraphQLNullableType,
@@ -25,14 +36,15 @@ import {
 } from 'graphql';
 import { orNull, type JsonSchema } from './json-schema.js';
 
-const SCALARS: Record<string, JsonSchema> = {
+export type InputSchemaForm = 'strict' | 'listed';
+
+const STRICT_SCALARS: Record<string, JsonSchema> = {
   // GraphQL accepts an ID as a string or an integer; so do the tools.
   ID: {
     anyOf: [
       { type: 'string', minLength: 1 },
       { type: 'integer', minimum: 0 },
     ],
-    description: 'An id, such as "12".',
   },
   String: { type: 'string' },
   Int: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
@@ -41,7 +53,18 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
 };
 
+const LISTED_SCALARS: Record<string, JsonSchema> = {
+  ...STRICT_SCALARS,
+  ID: { type: 'string' },
+  Int: { type: 'integer' },
+};
+
 type Target = GraphQLArgument | GraphQLInputField;
+
+interface Derivation {
+  schema: GraphQLSchema;
+  form: InputSchemaForm;
+}
 
 /** @range → minimum/maximum, @size → length or item bounds, @pattern → pattern. */
 function withConstraints(schema: GraphQLSchema, target: Target | undefined, json: JsonSchema): JsonSchema {
@@ -67,45 +90,71 @@ function describe(...parts: (string | null | undefined)[]): string | undefined {
 }
 
 /**
+ * "COMEDY: Comedy: made mainly to amuse." says the name twice: a value description that opens with
+ * its own name as a label loses the label ("COMEDY: made mainly to amuse."). Other labels stay
+ * ("SCIFI: Science fiction: ..." explains the name).
+ */
+function enumValueDocs(type: GraphQLEnumType): string {
+  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return type
+    .getValues()
+    .map((value) => {
+      const text = value.description ?? '';
+      const label = /^([^:.]{1,40}):\s+(.*)$/s.exec(text);
+      const body = label && squash(label[1]!) === squash(value.name) ? label[2]! : text;
+      return `${value.name}: ${body}`.trim();
+    })
+    .join(' ');
+}
+
+/**
  * The schema of a value of `type` filling `target`: bounds and description from the target, the
- * default if any, and null accepted only where GraphQL accepts it (never inside a @oneOf input).
+ * default if any, and null accepted only where GraphQL accepts it (never inside a @oneOf input) and,
+ * in the listed form, never advertised for an optional value (leaving it out means the same).
  */
 function valueSchema(
-  schema: GraphQLSchema,
+  d: Derivation,
   type: GraphQLInputType,
   target: Target | undefined,
   options: { defaultValue?: unknown; nullable?: boolean } = {},
 ): JsonSchema {
   const nonNull = isNonNullType(type);
   const inner = (nonNull ? type.ofType : type) as GraphQLInputType & GraphQLNullableType;
-  const core = withConstraints(schema, target, nonNullSchema(schema, inner));
+  const core = withConstraints(d.schema, target, nonNullSchema(d, inner, target?.description));
+  const description = d.form === 'listed' ? describedFor(inner, target?.description, core) : undefined;
   const described: JsonSchema = {
     ...core,
-    ...(describe(target?.description, core.description)
-      ? { description: describe(target?.description, core.description) }
-      : {}),
+    ...(description !== undefined ? { description } : {}),
     ...(options.defaultValue !== undefined ? { default: options.defaultValue } : {}),
   };
-  return !nonNull && options.nullable !== false ? orNull(described) : described;
+  const acceptsNull = !nonNull && options.nullable !== false && d.form === 'strict';
+  return acceptsNull ? orNull(described) : described;
 }
 
-function nonNullSchema(schema: GraphQLSchema, type: GraphQLInputType): JsonSchema {
-  if (isListType(type)) return { type: 'array', items: valueSchema(schema, type.ofType, undefined) };
-  if (isEnumType(type)) {
-    const values = type.getValues();
-    const valueDocs = values.map((v) => `${v.name}: ${v.description ?? ''}`.trim()).join(' ');
-    return {
-      type: 'string',
-      enum: values.map((v) => v.name),
-      description: describe(type.description, valueDocs),
-    };
-  }
+/**
+ * One description per value: the argument's or field's own, which says what this value is for;
+ * the type's only when the target has none. Enum values' meanings are always listed.
+ */
+function describedFor(
+  type: GraphQLInputType,
+  targetDescription: string | null | undefined,
+  core: JsonSchema,
+): string | undefined {
+  if (isEnumType(type))
+    return describe(targetDescription ?? type.description, enumValueDocs(type)) ?? undefined;
+  return describe(targetDescription) ?? core.description;
+}
+
+function nonNullSchema(d: Derivation, type: GraphQLInputType, targetDescription?: string | null): JsonSchema {
+  const listed = d.form === 'listed';
+  if (isListType(type)) return { type: 'array', items: valueSchema(d, type.ofType, undefined) };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
   if (isInputObjectType(type)) {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
       // In a @oneOf input the one given key must be non-null: an explicit null counts as given and is refused.
-      properties[field.name] = valueSchema(schema, field.type, field, {
+      properties[field.name] = valueSchema(d, field.type, field, {
         defaultValue: field.defaultValue,
         nullable: !type.isOneOf,
       });
@@ -113,7 +162,7 @@ function nonNullSchema(schema: GraphQLSchema, type: GraphQLInputType): JsonSchem
     }
     return {
       type: 'object',
-      ...(type.description ? { description: type.description } : {}),
+      ...(listed && !targetDescription && type.description ? { description: type.description } : {}),
       properties,
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
@@ -122,8 +171,9 @@ function nonNullSchema(schema: GraphQLSchema, type: GraphQLInputType): JsonSchem
   }
   if (isScalarType(type)) {
     // Built-in scalars' descriptions explain GraphQL, not this API; only our own scalars add one.
-    const description = isSpecifiedScalarType(type) ? undefined : type.description;
-    return { ...SCALARS[type.name], ...(description ? { description } : {}) };
+    const description = listed && !isSpecifiedScalarType(type) ? type.description : undefined;
+    const scalars = listed ? LISTED_SCALARS : STRICT_SCALARS;
+    return { ...scalars[type.name], ...(description ? { description } : {}) };
   }
   return {};
 }
@@ -153,7 +203,12 @@ function variableTargets(schema: GraphQLSchema, operation: OperationDefinitionNo
   return targets;
 }
 
-export function deriveInputSchema(schema: GraphQLSchema, operation: OperationDefinitionNode): JsonSchema {
+export function deriveInputSchema(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  form: InputSchemaForm,
+): JsonSchema {
+  const d: Derivation = { schema, form };
   const targets = variableTargets(schema, operation);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -168,7 +223,7 @@ export function deriveInputSchema(schema: GraphQLSchema, operation: OperationDef
       : target && 'defaultValue' in target && !isNonNullType(type)
         ? target.defaultValue
         : undefined;
-    properties[name] = valueSchema(schema, type, target, { defaultValue });
+    properties[name] = valueSchema(d, type, target, { defaultValue });
     if (isNonNullType(type) && !definition.defaultValue) required.push(name);
   }
   return {

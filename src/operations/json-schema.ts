@@ -8,7 +8,8 @@ export interface JsonSchema {
   minProperties?: number;
   maxProperties?: number;
   items?: JsonSchema;
-  enum?: string[];
+  /** Strings, and null where a nullable output enum lists it among its values. */
+  enum?: (string | null)[];
   anyOf?: JsonSchema[];
   default?: unknown;
   minimum?: number;

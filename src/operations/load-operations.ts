@@ -1,7 +1,8 @@
 /**
- * The operation catalogue (SPEC section 6): every operations/*.graphql file holds one named operation,
- * which becomes one MCP tool. Each file is parsed and validated once, at start-up, through the same
- * executor as /graphql; any problem stops the server with a list of file:line: message entries.
+ * Loads the operation catalogue (SPEC section 6): every operations/*.graphql file holds one named
+ * operation, which becomes one MCP tool. Each file is parsed and validated through the same executor as
+ * /graphql, at start-up (where any problem stops the server with a list of file:line: message entries)
+ * and on each hot reload (where a problem keeps the catalogue that runs; operation-catalogue.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,12 +19,15 @@ import {
 import type { Tool } from '@modelcontextprotocol/server';
 import { authRuleOf } from '../graphql/auth-directives.js';
 import type { Executor } from '../graphql/executor.js';
+import type { RoleName } from '../store/tables.js';
+import { createArgumentValidatorCompiler, type ArgumentValidator } from './argument-validator.js';
 import { deriveInputSchema } from './input-schema.js';
 import { loadPreview, PREVIEWS_DIR, type PreviewOperation } from './load-preview.js';
 import { deriveOutputSchema } from './output-schema.js';
-import { deriveRequiredScopes } from './required-scopes.js';
 import { deriveResultShape, withTruncationMarker, type ResultShape } from './result-shape.js';
 import { RESERVED_ARGUMENTS, withToolArguments } from './tool-arguments.js';
+import { deriveRequiredAccess } from './required-access.js';
+import { compileTextRendering, type RenderText } from './text-rendering.js';
 import { defaultToolSettings, loadToolSettings, type ToolSettings } from './tool-settings.js';
 
 export interface CuratedOperation {
@@ -35,6 +39,11 @@ export interface CuratedOperation {
   /** The response key of the single root field; its value is the tool's `data`. */
   rootKey: string;
   settings: ToolSettings;
+  /**
+   * Checks tool arguments against the strict form of the input schema: everything GraphQL accepts,
+   * unknown keys refused (the listed form says the same in fewer words).
+   */
+  validateArguments: ArgumentValidator;
   /** Scopes a caller's token needs, from the @auth rules of the fields the document reaches. */
   requiredScopes: readonly string[];
   /** Whether the root field's @auth rule needs a signed-in caller. */
@@ -45,6 +54,10 @@ export interface CuratedOperation {
   preview?: PreviewOperation;
   /** Where the answer can be cut to fit the response budget; absent: it is never cut. */
   resultShape?: ResultShape;
+  /** The role a caller needs (USER: signed in); undefined when anonymous callers may call it. */
+  requiredRole?: RoleName;
+  /** The text block of a successful result, when tools.json opts the tool into one. */
+  renderText?: RenderText;
   /** The tools/list entry, computed once. */
   tool: Tool;
 }
@@ -85,7 +98,8 @@ function located(file: string, error: GraphQLError): string {
 
 export function loadOperations(executor: Executor, dir: string): CuratedOperation[] {
   const { schema } = executor;
-  const { settings, problems } = loadToolSettings(path.join(dir, 'tools.json'));
+  const { settings, problems, locate } = loadToolSettings(dir);
+  const compileValidator = createArgumentValidatorCompiler();
   const operations: CuratedOperation[] = [];
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))
@@ -106,18 +120,22 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
     );
     const operation = definitions[0];
     if (definitions.length !== 1 || !operation) {
-      problems.push(`${file}: must hold exactly one operation, found ${definitions.length}`);
+      const line = definitions[1]?.loc?.startToken.line;
+      problems.push(
+        `${file}${line ? `:${line}` : ''}: must hold exactly one operation, found ${definitions.length}`,
+      );
       continue;
     }
+    const at = `${file}:${operation.loc?.startToken.line ?? 1}`;
     const operationName = operation.name?.value;
     if (!operationName) {
-      problems.push(`${file}:${operation.loc?.startToken.line ?? 1}: the operation must be named`);
+      problems.push(`${at}: the operation must be named`);
       continue;
     }
     if (`${operationName}.graphql` !== file)
-      problems.push(`${file}: the file must be named ${operationName}.graphql`);
+      problems.push(`${at}: the file must be named ${operationName}.graphql`);
     if (operation.operation === 'subscription') {
-      problems.push(`${file}: subscriptions cannot be tools`);
+      problems.push(`${at}: subscriptions cannot be tools`);
       continue;
     }
     const validationErrors = executor.validate(schema, document);
@@ -128,7 +146,7 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
     const rootFields = operation.selectionSet.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD);
     const rootField = rootFields[0];
     if (rootFields.length !== 1 || operation.selectionSet.selections.length !== 1 || !rootField) {
-      problems.push(`${file}: must select exactly one root field (its value is the tool's data)`);
+      problems.push(`${at}: must select exactly one root field (its value is the tool's data)`);
       continue;
     }
     const toolName = toolNameOf(operationName);
@@ -144,7 +162,6 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
       : undefined;
     const readOnly = operation.operation === 'query';
     const annotations = {
-      title: titleOf(operationName),
       readOnlyHint: readOnly,
       ...(readOnly ? {} : { destructiveHint: false }),
       idempotentHint: readOnly,
@@ -162,7 +179,20 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
     const preview = confirm ? loadPreview(executor, dir, operation) : { problems: [] };
     problems.push(...preview.problems);
     const resultShape = deriveResultShape(rootFieldDefinition, rootField, operation);
+    const access = deriveRequiredAccess(schema, rootType, operation.selectionSet, fragments);
     const outputSchema = deriveOutputSchema(schema, rootType, rootField, fragments);
+    let renderText: RenderText | undefined;
+    if (toolSettings.text) {
+      const data = outputSchema.properties!.data!;
+      const compiled = compileTextRendering(
+        toolSettings.text,
+        data,
+        `${locate([toolName, 'text'])}: ${toolName}.text`,
+      );
+      if ('problems' in compiled) problems.push(...compiled.problems);
+      else renderText = compiled.render;
+    }
+    const toolArguments = { write: !readOnly, confirm, list: resultShape?.kind === 'list' };
     operations.push({
       toolName,
       operationName,
@@ -170,7 +200,12 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
       document,
       rootKey: rootField.alias?.value ?? rootField.name.value,
       settings: toolSettings,
-      requiredScopes: deriveRequiredScopes(schema, rootType, operation.selectionSet, fragments),
+      validateArguments: compileValidator(
+        withToolArguments(deriveInputSchema(schema, operation, 'strict'), toolArguments),
+      ),
+      requiredScopes: access.scopes,
+      ...(access.role ? { requiredRole: access.role } : {}),
+      ...(renderText ? { renderText } : {}),
       requiresSignIn: Boolean(rootFieldDefinition && authRuleOf(schema, rootFieldDefinition)?.requires),
       confirm,
       ...(preview.preview ? { preview: preview.preview } : {}),
@@ -179,11 +214,10 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
         name: toolName,
         title: titleOf(operationName),
         description: leadingComment(source) ?? rootFieldDefinition?.description ?? titleOf(operationName),
-        inputSchema: withToolArguments(deriveInputSchema(schema, operation), {
-          write: !readOnly,
-          confirm,
-          list: resultShape?.kind === 'list',
-        }) as Tool['inputSchema'],
+        inputSchema: withToolArguments(
+          deriveInputSchema(schema, operation, 'listed'),
+          toolArguments,
+        ) as Tool['inputSchema'],
         outputSchema: (resultShape
           ? withTruncationMarker(outputSchema)
           : outputSchema) as Tool['outputSchema'],
@@ -203,7 +237,7 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
   const names = new Set(operations.map((o) => o.toolName));
   for (const name of Object.keys(settings)) {
     if (!names.has(name))
-      problems.push(`tools.json: settings for "${name}", which no operation file defines`);
+      problems.push(`${locate([name])}: settings for "${name}", which no operation file defines`);
   }
   if (problems.length > 0) throw new OperationCatalogueError(problems);
   return operations;

@@ -1,6 +1,14 @@
 /**
  * Derives a tool's outputSchema from its operation's selection set: the `{ data, errors }` envelope of
  * SPEC section 6, where `data` is the shape of the root field's value exactly as selected (or null).
+ *
+ * The schema is the shape and nothing else: every selected field with its type, nullability and enum
+ * values. What the result means is the tool's description (the operation's own comment, written for
+ * it), and what the envelope's errors mean is said once for all tools, in the server's instructions;
+ * repeating field descriptions here made output schemas two thirds of tools/list. `required` is listed
+ * only where it tells something: on the envelope, on each error, and on an object some of whose fields
+ * are conditional (selected on one member type of an interface or union). Closedness
+ * (`additionalProperties: false`) is not advertised: a client has nothing to do with it.
  */
 import {
   Kind,
@@ -19,7 +27,6 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { CLASSIFICATIONS } from '../errors.js';
 import { orNull, type JsonSchema } from './json-schema.js';
 
 const SCALARS: Record<string, JsonSchema> = {
@@ -31,28 +38,13 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
 };
 
+/**
+ * One error of the envelope, compact: which fields every error has. Their types, the classifications
+ * and what to do for each are in the server's instructions, said once rather than in every tool.
+ */
 const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'One GraphQL error, with its classification lifted out so an agent can branch on it.',
-  properties: {
-    message: { type: 'string', description: 'What went wrong, in a sentence safe to show.' },
-    path: {
-      description: 'Where in the data the error happened; null for errors about the request as a whole.',
-      anyOf: [
-        { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
-        { type: 'null' },
-      ],
-    },
-    classification: {
-      type: 'string',
-      enum: [...CLASSIFICATIONS],
-      description: 'The error class: what the agent should do next depends on it.',
-    },
-    retryable: { type: 'boolean', description: 'True when the same call may succeed later.' },
-    extensions: { type: 'object', description: 'Further details, such as entityType, field or reference.' },
-  },
   required: ['message', 'path', 'classification', 'retryable'],
-  additionalProperties: false,
 };
 
 export function deriveOutputSchema(
@@ -66,16 +58,16 @@ export function deriveOutputSchema(
   return {
     type: 'object',
     properties: {
-      data: orNull({ ...stripNull(data), ...(field?.description ? { description: field.description } : {}) }),
-      errors: { type: 'array', items: ERROR_SCHEMA, description: 'Empty on full success.' },
+      data: orNull(stripNull(data)),
+      errors: { type: 'array', items: ERROR_SCHEMA },
     },
     required: ['data', 'errors'],
-    additionalProperties: false,
   };
 }
 
 /** A root value may be null on failure whatever the field's own nullability: unwrap, to wrap once. */
 function stripNull(schema: JsonSchema): JsonSchema {
+  if (schema.enum?.includes(null)) return { ...schema, enum: schema.enum.filter((v) => v !== null) };
   const [core, maybeNull] = schema.anyOf ?? [];
   return core && maybeNull?.type === 'null' && schema.anyOf?.length === 2 ? core : schema;
 }
@@ -87,7 +79,9 @@ function typeSchema(
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
 ): JsonSchema {
   if (isNonNullType(type)) return nonNull(schema, type.ofType, selectionSet, fragments);
-  return orNull(nonNull(schema, type, selectionSet, fragments));
+  const core = nonNull(schema, type, selectionSet, fragments);
+  // An enum that may be null lists null among its values: shorter than anyOf, and as portable.
+  return core.enum ? { enum: [...core.enum, null] } : orNull(core);
 }
 
 function nonNull(
@@ -98,7 +92,8 @@ function nonNull(
 ): JsonSchema {
   if (isListType(type))
     return { type: 'array', items: typeSchema(schema, type.ofType, selectionSet, fragments) };
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
+  // `enum` alone says the value is one of these strings; `type` would repeat it.
+  if (isEnumType(type)) return { enum: type.getValues().map((v) => v.name) };
   if (isScalarType(type)) return SCALARS[type.name] ?? {};
   const named = getNamedType(type) as GraphQLCompositeType;
   return objectSchema(schema, named, selectionSet, fragments);
@@ -124,17 +119,13 @@ function objectSchema(
         const key = selection.alias?.value ?? selection.name.value;
         if (selection.name.value === '__typename') {
           properties[key] = {
-            type: 'string',
             enum: isAbstractType(on) ? schema.getPossibleTypes(on).map((t) => t.name) : [on.name],
           };
         } else {
           const field =
             isObjectType(on) || isInterfaceType(on) ? on.getFields()[selection.name.value] : undefined;
           if (!field) continue;
-          properties[key] = {
-            ...typeSchema(schema, field.type, selection.selectionSet, fragments),
-            ...(field.description ? { description: field.description } : {}),
-          };
+          properties[key] = typeSchema(schema, field.type, selection.selectionSet, fragments);
         }
         if (always) required.add(key);
       } else {
@@ -162,11 +153,6 @@ function objectSchema(
     }
   };
   collect(selectionSet, type, true);
-  return {
-    type: 'object',
-    ...(type.description ? { description: type.description } : {}),
-    properties,
-    required: [...required],
-    additionalProperties: false,
-  };
+  const conditional = Object.keys(properties).some((key) => !required.has(key));
+  return { type: 'object', properties, ...(conditional ? { required: [...required] } : {}) };
 }

@@ -45,7 +45,7 @@ describe('moviedb-mcp --help, --version and usage errors', () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: moviedb-mcp \[command\]/);
-    for (const command of ['serve', 'token', 'check', 'migrate'])
+    for (const command of ['serve', 'token', 'check', 'tools', 'migrate'])
       expect(result.stdout).toContain(`  ${command}`);
     const serveHelp = await runCli(['serve', '--help']);
     expect(serveHelp.code).toBe(0);
@@ -64,25 +64,32 @@ describe('moviedb-mcp --help, --version and usage errors', () => {
   });
 });
 
+/** The table `check` and `tools` print: one row a tool, then the total. */
+function toolRows(stdout: string) {
+  return TOOLS.map((tool) => {
+    const match = new RegExp(
+      `^  ${tool}\\s+(query|mutation)\\s+(anyone|signed in|admin)\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+(json|rendered)$`,
+      'm',
+    ).exec(stdout);
+    expect(match, `a line for ${tool}`).not.toBeNull();
+    const [, kind, caller, scopes, chars, tokens, text] = match!;
+    return { tool, kind, caller, scopes, chars: Number(chars), tokens: Number(tokens), text };
+  });
+}
+
 describe('moviedb-mcp check', () => {
   it('validates configuration and operations and prints every tool with its size in characters and tokens', async () => {
     const result = await runCli(['check']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Configuration: ok/m);
     expect(result.stdout).toMatch(/^Operations: ok, 9 tools from /m);
-    const rows = TOOLS.map((tool) => {
-      const match = new RegExp(`^  ${tool}\\s+(query|mutation)\\s+(\\d+)\\s+(\\d+)$`, 'm').exec(
-        result.stdout,
-      );
-      expect(match, `a line for ${tool}`).not.toBeNull();
-      const chars = Number(match![2]);
-      const tokens = Number(match![3]);
-      expect(chars).toBeGreaterThan(200);
-      expect(tokens).toBe(Math.ceil(chars / 4));
-      return chars;
-    });
+    const rows = toolRows(result.stdout);
+    for (const row of rows) {
+      expect(row.chars).toBeGreaterThan(200);
+      expect(row.tokens).toBe(Math.ceil(row.chars / 4));
+    }
     const total = /^ {2}total\s+(\d+)\s+(\d+)$/m.exec(result.stdout);
-    expect(Number(total?.[1])).toBe(rows.reduce((a, b) => a + b, 0));
+    expect(Number(total?.[1])).toBe(rows.reduce((sum, row) => sum + row.chars, 0));
   });
 
   it('an operation catalogue with problems exits 65 and lists file:line problems', async () => {
@@ -92,6 +99,34 @@ describe('moviedb-mcp check', () => {
     expect(result.code).toBe(65);
     expect(result.stderr).toMatch(/^The operation catalogue has problems:\n/);
     expect(result.stderr).toMatch(/^ {2}- Broken\.graphql:\d+:\d+: Syntax Error/m);
+    noStack(result.stderr);
+  });
+});
+
+describe('moviedb-mcp tools', () => {
+  it('lists each tool with who may call it, its scopes, its size and its text block, under the token budget', async () => {
+    const result = await runCli(['tools']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^9 tools from .*operations:$/m);
+    const rows = Object.fromEntries(toolRows(result.stdout).map((row) => [row.tool, row]));
+    expect(rows.recommendMoviesForMood).toMatchObject({
+      kind: 'query',
+      caller: 'anyone',
+      scopes: 'movies:read',
+      text: 'rendered',
+    });
+    expect(rows.myWatchlist).toMatchObject({ caller: 'signed in', scopes: 'watchlist:read' });
+    expect(rows.createReview).toMatchObject({ kind: 'mutation', scopes: 'reviews:write', text: 'json' });
+    const total = /^ {2}total\s+(\d+)\s+(\d+)$/m.exec(result.stdout);
+    expect(Number(total?.[2])).toBeLessThanOrEqual(3500);
+  });
+
+  it('a broken catalogue exits 65 with its file:line problems', async () => {
+    const result = await runCli(['tools'], {
+      env: { OPERATIONS_DIR: path.resolve(import.meta.dirname, '../fixtures/operations-broken') },
+    });
+    expect(result.code).toBe(65);
+    expect(result.stderr).toMatch(/^ {2}- tools\.json:5: recommend\.text\.item: /m);
     noStack(result.stderr);
   });
 });

@@ -387,6 +387,28 @@ function tokenCases(tokens: CorpusTokens): HostileCase[] {
       mcpPost('tokens', `/mcp myWatchlist in a session, ${name}`, toolCall('myWatchlist', {}), {
         headers: auth,
       }),
+      // tools/list is computed per caller (its role and scopes): a 2026-07-28 request has no session to
+      // lean on, so the token alone decides the list.
+      mcpPost(
+        'tokens',
+        `/mcp 2026 tools/list, ${name}`,
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'h', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        },
+        {
+          session: 'none',
+          headers: { ...auth, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+        },
+      ),
     );
   }
   return cases;

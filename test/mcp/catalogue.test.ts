@@ -26,11 +26,14 @@ describe('the operation catalogue at start-up', () => {
       expect.arrayContaining([
         expect.stringMatching(/^Broken\.graphql:3:1: Syntax Error/),
         expect.stringMatching(/^GetNothing\.graphql:3:5: Cannot query field "noSuchField" on type "Movie"/),
-        'Misnamed.graphql: the file must be named SomethingElse.graphql',
-        "TwoRoots.graphql: must select exactly one root field (its value is the tool's data)",
-        expect.stringMatching(/tools\.json: getNothing: Unrecognized key: "retries"/),
+        'Misnamed.graphql:1: the file must be named SomethingElse.graphql',
+        "TwoRoots.graphql:1: must select exactly one root field (its value is the tool's data)",
+        'tools.json:3: getNothing: Unrecognized key: "retries"',
         // Scopes come from the schema's @auth rules; a tools.json that still lists them stops the boot.
-        expect.stringMatching(/tools\.json: ghostTool: Unrecognized key: "scopes"/),
+        'tools.json:2: ghostTool: Unrecognized key: "scopes"',
+        // A text rendering may only name fields the operation selects.
+        'tools.json:5: recommend.text.item: {titel} is not a field the operation selects',
+        'tools.json:7: settings for "unknownTool", which no operation file defines',
       ]),
     );
   });

@@ -71,11 +71,12 @@ describe.each(dialects)('MCP 2026-07-28 on %s', (dialect) => {
     });
   });
 
-  it('tools/list carries a ttlMs and the same nine tools a 2025 session lists', async () => {
-    const modern = await anonymous.listTools();
-    expect(modern).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: 'public' });
+  it('tools/list carries a ttlMs, is private to the caller, and lists the nine tools a 2025 session lists', async () => {
+    const modern = await user.listTools();
+    // The list depends on the caller (MCP_TOOLS_VISIBILITY=caller): no shared cache may serve it to another.
+    expect(modern).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: 'private' });
     expect(modern.tools).toHaveLength(9);
-    const legacy = await connectClient(server.url);
+    const legacy = await connectClient(server.url, userToken);
     try {
       const { tools } = await legacy.listTools();
       expect(modern.tools).toEqual(tools);

@@ -14,6 +14,10 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
   let userToken: string;
   const logs = captureLogs();
   const results = new Map<string, unknown[]>();
+  /** Tools whose tools.json `text` renders a full success as a sentence instead of the JSON. */
+  const RENDERED = new Set(['recommendMoviesForMood', 'searchMovies', 'myWatchlist']);
+  const textOf = (result: { content: unknown }) =>
+    (result.content as { type: string; text: string }[])[0]!.text;
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { logger: logs.logger });
@@ -31,17 +35,26 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
   const call = async <T = unknown>(client: Client, name: string, args: Record<string, unknown> = {}) => {
     const result = await callTool<T>(client, name, args);
     results.set(name, [...(results.get(name) ?? []), result.structuredContent]);
-    // The text block is always the same JSON as structuredContent, or the failure sentence.
-    const text = (result.content as { type: string; text: string }[])[0]!.text;
+    // The text block is the same JSON as structuredContent, or the failure sentence, or (a tool that
+    // opts in, on full success) its short rendering.
+    const text = textOf(result);
     if (result.isError && result.structuredContent.data === null)
       expect(text).toMatch(/^GraphQL operation failed: /);
+    else if (RENDERED.has(name) && !result.isError && result.structuredContent.errors.length === 0)
+      expect(text).not.toMatch(/^[[{]/);
     else expect(JSON.parse(text)).toEqual(result.structuredContent);
     return result;
   };
 
   it('recommendMoviesForMood succeeds with data, no errors and isError false', async () => {
-    const result = await call<{ id: string }[]>(anonymous, 'recommendMoviesForMood', { mood: 'HORROR' });
+    type Movie = { id: string; title: string; releaseYear: number; rating: number | null };
+    const result = await call<Movie[]>(anonymous, 'recommendMoviesForMood', { mood: 'HORROR' });
     expect(result.isError).toBe(false);
+    // Its text block is the short rendering tools.json asks for, built from the same data.
+    const movies = result.structuredContent.data;
+    expect(textOf(result)).toBe(
+      `9 movies: ${movies.map((m) => `${m.title} (${m.releaseYear}, ${m.rating ?? '?'}; id ${m.id})`).join(', ')}`,
+    );
     expect(result.structuredContent.errors).toEqual([]);
     expect(result.structuredContent.data.map((m) => m.id)).toEqual([
       '49',
@@ -186,6 +199,14 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
       'The Godfather Part II',
       'The Godfather Part III',
     ]);
+    expect(textOf(found)).toMatch(
+      /^3 movies match, 1 pages; page 0 \(counting from 0\): The Godfather \(1972, [\d.]+; id \d+\), The Godfather Part II /,
+    );
+    const pastTheEnd = await call(anonymous, 'searchMovies', {
+      filter: { titleContains: 'godfather' },
+      page: 5,
+    });
+    expect(textOf(pastTheEnd)).toBe('3 movies match, 1 pages; page 5 (counting from 0) is past the last.');
     const tooBig = await call(anonymous, 'searchMovies', { size: 101 });
     expect(tooBig.structuredContent.errors[0]).toMatchObject({
       classification: 'BAD_REQUEST',
@@ -210,6 +231,8 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
       expect(list.structuredContent.data).toContainEqual(
         expect.objectContaining({ id: itemId, status: 'WATCHED' }),
       );
+      expect(textOf(list)).toMatch(new RegExp(`^\\d+ entries: .*\\(WATCHED; entry id ${itemId}\\)`));
+      expect(textOf(await call(other, 'myWatchlist'))).toBe('The watch list is empty.');
       const set = await call(user, 'setWatchStatus', { itemId, status: 'WANT_TO_WATCH' });
       expect(set.structuredContent.data).toEqual({ id: itemId, status: 'WANT_TO_WATCH' });
       const foreign = await call(other, 'removeFromWatchlist', { itemId });

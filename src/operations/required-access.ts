@@ -1,8 +1,10 @@
 /**
- * The OAuth scopes a curated operation needs, derived at start-up from the @auth rules of every field its
- * document can reach (fragments included, each walked once), so the schema is the one source of scopes:
- * the executor enforces them per field, and /mcp uses this union to answer a token that lacks one with
- * the authorization spec's 403 insufficient_scope challenge before the call starts.
+ * What a curated operation needs of its caller, derived at start-up from the @auth rules of every field
+ * its document can reach (fragments included, each walked once), so the schema is the one source of
+ * both: the OAuth scopes (the union of the fields' scopes) and the role (the highest any field
+ * requires). The executor enforces the rules per field; /mcp uses the scopes to answer a token that
+ * lacks one with the authorization spec's 403 insufficient_scope challenge before the call starts, and
+ * both to list a caller only the tools it can call.
  */
 import {
   getNamedType,
@@ -16,15 +18,24 @@ import {
 } from 'graphql';
 import { ALL_SCOPES } from '../auth/identity.js';
 import { authRuleOf } from '../graphql/auth-directives.js';
+import type { RoleName } from '../store/tables.js';
 
-/** Every field's own scopes, over every type the selection may meet (a union covers its members). */
-export function deriveRequiredScopes(
+export interface RequiredAccess {
+  /** Scopes a caller's token must carry (anonymous callers are not asked for scopes). */
+  scopes: string[];
+  /** USER: any signed-in caller; ADMIN: administrators; undefined: anyone, anonymous included. */
+  role?: RoleName;
+}
+
+/** Every field's own scopes and roles, over every type the selection may meet (a union covers its members). */
+export function deriveRequiredAccess(
   schema: GraphQLSchema,
   rootType: GraphQLCompositeType,
   selectionSet: SelectionSetNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-): string[] {
+): RequiredAccess {
   const scopes = new Set<string>();
+  let role: RoleName | undefined;
   const visitedFragments = new Set<string>();
 
   const walk = (parentType: GraphQLCompositeType, set: SelectionSetNode): void => {
@@ -36,7 +47,9 @@ export function deriveRequiredScopes(
         for (const objectType of objectTypes) {
           const field = objectType.getFields()[selection.name.value];
           if (!field) continue;
-          for (const scope of authRuleOf(schema, field)?.scopes ?? []) scopes.add(scope);
+          const rule = authRuleOf(schema, field);
+          for (const scope of rule?.scopes ?? []) scopes.add(scope);
+          if (rule?.requires && role !== 'ADMIN') role = rule.requires;
           const fieldType = getNamedType(field.type);
           if (selection.selectionSet && isCompositeType(fieldType)) walk(fieldType, selection.selectionSet);
         }
@@ -58,5 +71,5 @@ export function deriveRequiredScopes(
 
   walk(rootType, selectionSet);
   // A stable order (the catalogue's) keeps tool metadata and challenges deterministic.
-  return ALL_SCOPES.filter((scope) => scopes.has(scope));
+  return { scopes: ALL_SCOPES.filter((scope) => scopes.has(scope)), ...(role ? { role } : {}) };
 }
