@@ -183,7 +183,12 @@ async function migrate(
     provider: createMigrationProvider(dialect, seedFile),
     ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // kysely looks for its bookkeeping table across every schema of the database; another schema dropped
+  // in that instant (another deployment's, or a test's) fails the lookup though nothing of ours is wrong.
+  for (let attempt = 1; attempt < 3 && isOtherSchemaGone(error, migrationSchema); attempt += 1) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     // The cause is kept so a start-up report can say why (ECONNREFUSED, a wrong password, …).
@@ -192,4 +197,10 @@ async function migrate(
       { cause: error },
     );
   }
+}
+
+/** PostgreSQL's invalid_schema_name (3F000) about a schema that is not ours. */
+function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '3F000' && typeof message === 'string' && !message.includes(`"${ours}"`);
 }
