@@ -14,6 +14,7 @@ import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
+import { isToolVisibleTo } from '../operations/tool-visibility.js';
 import { splitToolArguments, type SplitArguments } from '../operations/tool-arguments.js';
 import { CANCELLED_MESSAGE } from '../store/store-policy.js';
 import { confirmCall, type ConfirmationChannel, type ConfirmationSigner } from './confirm-call.js';
@@ -158,7 +159,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       variables: split.variables,
       confirmationToken: split.confirmationToken,
       principal: principalOf(call.viewer?.subject ?? null, call.clientAddress ?? 'in-process'),
-      signedIn: call.viewer !== null,
+      mayCall: isToolVisibleTo(operation, call.viewer),
       channel: call.confirmation ?? { kind: 'two-step' },
       runPreview: () =>
         options.executor.run({

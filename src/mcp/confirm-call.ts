@@ -80,7 +80,8 @@ interface ConfirmationRequest {
   confirmationToken?: string;
   /** The caller: the subject, or for anonymous callers the client address. */
   principal: string;
-  signedIn: boolean;
+  /** Whether this caller may call the tool at all: if not, execution answers why, without asking anyone. */
+  mayCall: boolean;
   channel: ConfirmationChannel;
   /** Runs the tool's preview query as the caller. */
   runPreview(): Promise<ExecutionResult>;
@@ -106,7 +107,7 @@ export async function confirmCall(
 ): Promise<ConfirmationDecision> {
   const { operation, channel } = request;
   // A caller the operation refuses anyway is answered by the operation itself (UNAUTHORIZED).
-  if (!operation.confirm || (!request.signedIn && operation.requiresSignIn)) return { kind: 'proceed' };
+  if (!operation.confirm || !request.mayCall) return { kind: 'proceed' };
   const callHash = createHash('sha256')
     .update(canonicalJson([request.principal, operation.toolName, request.variables]))
     .digest('base64url');

@@ -68,7 +68,11 @@ export const INSTRUCTIONS =
   'UNAUTHORIZED (sign-in needed), FORBIDDEN (not allowed: extensions.requiredRole or requiredScopes), ' +
   'TIMEOUT and UNAVAILABLE (retry later), RATE_LIMITED (wait extensions.retryAfterSeconds), ' +
   'INTERNAL_ERROR (report extensions.reference). Ratings are critic averages from 0 to 10; runtimes ' +
-  'are in minutes; ids are strings.';
+  'are in minutes; ids are strings. Write tools take an optional idempotencyKey (a UUID, say): a ' +
+  'repeat with it within 24 h returns the first answer and writes nothing again. An answer cut to the ' +
+  'size budget carries truncated {returned, total, nextArguments}: call again with nextArguments (it ' +
+  'sets offset, the items to skip) for the rest. A tool that asks first answers with a ' +
+  'confirmationToken; pass it back, same arguments, only once the user agreed.';
 
 /**
  * One JSON Schema validator for every server instance: each instance would otherwise build its own, and

@@ -17,7 +17,6 @@ import {
   isObjectType,
 } from 'graphql';
 import type { Tool } from '@modelcontextprotocol/server';
-import { authRuleOf } from '../graphql/auth-directives.js';
 import type { Executor } from '../graphql/executor.js';
 import type { RoleName } from '../store/tables.js';
 import { createArgumentValidatorCompiler, type ArgumentValidator } from './argument-validator.js';
@@ -46,8 +45,6 @@ export interface CuratedOperation {
   validateArguments: ArgumentValidator;
   /** Scopes a caller's token needs, from the @auth rules of the fields the document reaches. */
   requiredScopes: readonly string[];
-  /** Whether the root field's @auth rule needs a signed-in caller. */
-  requiresSignIn: boolean;
   /** Whether a call asks the user before acting (tools.json `confirm`; destructive tools by default). */
   confirm: boolean;
   /** What such a question shows (operations/previews/); absent: it names the arguments. */
@@ -201,12 +198,14 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
       rootKey: rootField.alias?.value ?? rootField.name.value,
       settings: toolSettings,
       validateArguments: compileValidator(
-        withToolArguments(deriveInputSchema(schema, operation, 'strict'), toolArguments),
+        withToolArguments(deriveInputSchema(schema, operation, 'strict'), {
+          ...toolArguments,
+          form: 'strict',
+        }),
       ),
       requiredScopes: access.scopes,
       ...(access.role ? { requiredRole: access.role } : {}),
       ...(renderText ? { renderText } : {}),
-      requiresSignIn: Boolean(rootFieldDefinition && authRuleOf(schema, rootFieldDefinition)?.requires),
       confirm,
       ...(preview.preview ? { preview: preview.preview } : {}),
       ...(resultShape ? { resultShape } : {}),
@@ -214,10 +213,10 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
         name: toolName,
         title: titleOf(operationName),
         description: leadingComment(source) ?? rootFieldDefinition?.description ?? titleOf(operationName),
-        inputSchema: withToolArguments(
-          deriveInputSchema(schema, operation, 'listed'),
-          toolArguments,
-        ) as Tool['inputSchema'],
+        inputSchema: withToolArguments(deriveInputSchema(schema, operation, 'listed'), {
+          ...toolArguments,
+          form: 'listed',
+        }) as Tool['inputSchema'],
         outputSchema: (resultShape
           ? withTruncationMarker(outputSchema)
           : outputSchema) as Tool['outputSchema'],

@@ -39,13 +39,11 @@ const SCALARS: Record<string, JsonSchema> = {
 };
 
 /**
- * One error of the envelope, compact: which fields every error has. Their types, the classifications
- * and what to do for each are in the server's instructions, said once rather than in every tool.
+ * One error of the envelope, compact: its fields (message, path, classification, retryable,
+ * extensions), the classifications and what to do for each are in the server's instructions, said once
+ * rather than in every tool.
  */
-const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['message', 'path', 'classification', 'retryable'],
-};
+const ERROR_SCHEMA: JsonSchema = { type: 'object' };
 
 export function deriveOutputSchema(
   schema: GraphQLSchema,

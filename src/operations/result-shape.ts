@@ -64,17 +64,8 @@ export function withTruncationMarker(outputSchema: JsonSchema): JsonSchema {
     ...outputSchema,
     properties: {
       ...outputSchema.properties,
-      truncated: {
-        type: 'object',
-        description: 'Only when cut to fit the size budget: call again with nextArguments for the rest.',
-        properties: {
-          returned: { type: 'integer' },
-          total: { type: 'integer' },
-          nextArguments: { type: 'object' },
-        },
-        required: ['returned', 'total', 'nextArguments'],
-        additionalProperties: false,
-      },
+      // Its fields (returned, total, nextArguments) are described once, in the server's instructions.
+      truncated: { type: 'object' },
     },
   };
 }

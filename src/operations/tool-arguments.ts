@@ -17,25 +17,21 @@ const MAX_TOKEN_LENGTH = 1024;
 /** Highest offset accepted: more than any list a tool returns today, and a bound on the work asked. */
 const MAX_OFFSET = 100_000;
 
+/** The checked form of each argument (tools/call validates against it). */
 const ARGUMENT_SCHEMAS: Record<string, JsonSchema> = {
-  [IDEMPOTENCY_KEY_ARGUMENT]: {
-    type: 'string',
-    pattern: IDEMPOTENCY_KEY_PATTERN.source,
-    description:
-      'Optional unique key (a UUID): repeating the call with it within 24 h returns the first answer, not a second write.',
-  },
-  [CONFIRMATION_TOKEN_ARGUMENT]: {
-    type: 'string',
-    minLength: 1,
-    maxLength: MAX_TOKEN_LENGTH,
-    description: "Only after the user agreed: the token of this tool's first answer (same arguments).",
-  },
-  [OFFSET_ARGUMENT]: {
-    type: 'integer',
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    description: 'Items to skip (see truncated.nextArguments).',
-  },
+  [IDEMPOTENCY_KEY_ARGUMENT]: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+  [CONFIRMATION_TOKEN_ARGUMENT]: { type: 'string', minLength: 1, maxLength: MAX_TOKEN_LENGTH },
+  [OFFSET_ARGUMENT]: { type: 'integer', minimum: 0, maximum: MAX_OFFSET },
+};
+
+/**
+ * The listed form, what tools/list shows: the meaning of these arguments is said once, in the server's
+ * instructions (mcp-server.ts), not in every tool that takes them.
+ */
+const LISTED_ARGUMENT_SCHEMAS: Record<string, JsonSchema> = {
+  [IDEMPOTENCY_KEY_ARGUMENT]: { type: 'string', maxLength: 128 },
+  [CONFIRMATION_TOKEN_ARGUMENT]: { type: 'string' },
+  [OFFSET_ARGUMENT]: { type: 'integer', minimum: 0 },
 };
 
 /** Which of the extra arguments a tool takes. */
@@ -43,6 +39,8 @@ interface ToolArgumentOptions {
   write: boolean;
   confirm: boolean;
   list: boolean;
+  /** `strict` for validation, `listed` for tools/list. */
+  form: 'strict' | 'listed';
 }
 
 export function withToolArguments(inputSchema: JsonSchema, options: ToolArgumentOptions): JsonSchema {
@@ -56,7 +54,12 @@ export function withToolArguments(inputSchema: JsonSchema, options: ToolArgument
     ...inputSchema,
     properties: {
       ...inputSchema.properties,
-      ...Object.fromEntries(names.map((name) => [name, ARGUMENT_SCHEMAS[name]!])),
+      ...Object.fromEntries(
+        names.map((name) => [
+          name,
+          (options.form === 'strict' ? ARGUMENT_SCHEMAS : LISTED_ARGUMENT_SCHEMAS)[name]!,
+        ]),
+      ),
     },
   };
 }
