@@ -96,6 +96,8 @@ function located(file: string, error: GraphQLError): string {
 export function loadOperations(executor: Executor, dir: string): CuratedOperation[] {
   const { schema } = executor;
   const { settings, problems, locate } = loadToolSettings(dir);
+  // Which tools ask for confirmation depends on tools.json: with it broken, a preview is not an orphan.
+  const settingsLoaded = problems.length === 0;
   const compileValidator = createArgumentValidatorCompiler();
   const operations: CuratedOperation[] = [];
   const files = readdirSync(dir)
@@ -227,7 +229,7 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
 
   const asking = new Set(operations.filter((o) => o.confirm).map((o) => o.operationName));
   const previews = path.join(dir, PREVIEWS_DIR);
-  for (const file of existsSync(previews)
+  for (const file of settingsLoaded && existsSync(previews)
     ? readdirSync(previews).filter((f) => f.endsWith('.graphql'))
     : []) {
     if (!asking.has(file.replace(/\.graphql$/, '')))

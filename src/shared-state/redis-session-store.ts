@@ -37,7 +37,8 @@ const HOLD_MARGIN_MS = 5000;
 const PRELUDE = `
 local P = ARGV[1]
 local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+-- Microseconds as a fraction of a millisecond: two uses in one millisecond still order by recency.
+local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
 local function skey(id) return P .. 'mcp:s:' .. id end
 local function busy(id)
   local fields = redis.call('HGETALL', skey(id))
