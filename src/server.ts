@@ -12,6 +12,7 @@ import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
 import { withAccountCheck } from './auth/account-check.js';
 import { createExecutor } from './graphql/executor.js';
+import { createResultCache } from './graphql/result-cache.js';
 import { answerClientErrors } from './http/answer-client-errors.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
@@ -23,6 +24,7 @@ import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
 import { createRedisConnection } from './limits/redis-connection.js';
 import { createRedisRateLimiterFactory } from './limits/redis-rate-limiter-factory.js';
+import { shareInvalidations } from './limits/shared-invalidation.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 
@@ -56,8 +58,16 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     );
   // Everything that can be validated without the database is, before it is opened.
   const schema = buildSchema();
-  const executor = createExecutor(schema, config.graphql, (error, reference) =>
-    logger.error({ err: error, reference }, 'error outside execution'),
+  const metrics = createMetrics();
+  const cache =
+    config.resultCache &&
+    createResultCache(schema, { ...config.resultCache, onLookup: metrics.observeCacheLookup });
+  cache?.onInvalidate(() => metrics.observeCacheInvalidation('local'));
+  const executor = createExecutor(
+    schema,
+    config.graphql,
+    (error, reference) => logger.error({ err: error, reference }, 'error outside execution'),
+    cache,
   );
   const operations = loadOperations(executor, config.operationsDir);
   const handle = await openDatabase({
@@ -96,9 +106,16 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       onUnavailable: (error) => logger.warn({ err: error }, 'account check skipped: store unavailable'),
     },
   );
-  const metrics = createMetrics();
   // Connecting happens in the background: a Redis that is down delays nothing (limits count in process).
   const redis = config.redis.url ? createRedisConnection(config.redis.url, logger) : undefined;
+  const sharedInvalidation =
+    redis && cache
+      ? shareInvalidations(cache, redis, {
+          keyPrefix: config.redis.keyPrefix,
+          logger,
+          onRemote: () => metrics.observeCacheInvalidation('remote'),
+        })
+      : undefined;
   const limits = createAbuseLimits(
     config.rateLimits,
     redis ? createRedisRateLimiterFactory(redis.client, config.redis.keyPrefix) : undefined,
@@ -156,6 +173,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     });
   } catch (error) {
     await sessions.closeAll();
+    await sharedInvalidation?.close();
     await redis?.close();
     await handle.close();
     throw error;
@@ -178,6 +196,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     server.closeAllConnections();
     await closed;
     store.policy.dispose();
+    await sharedInvalidation?.close();
     await redis?.close();
     await handle.close();
   }

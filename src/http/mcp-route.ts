@@ -28,6 +28,7 @@ import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { createHostCheck, refuseForeignHosts } from './allowed-hosts.js';
+import { directToolCalls, type DirectToolCalls } from './direct-tool-calls.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
 import { routeByEra } from './route-by-era.js';
@@ -256,9 +257,10 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   router.all('/mcp', carryRequestLocals);
   const body = readBody(options.bodyLimitBytes);
   const scopeCheck = insufficientScope(options.server.operations, metadataUrl);
+  const direct = directToolCalls(options.server, mcp.directToolCalls);
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
-    router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server));
+    router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server, direct));
     router.get('/mcp', handle.stream);
     router.delete('/mcp', handle.stream);
   } else {
@@ -267,7 +269,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       body,
       parseBody,
       scopeCheck,
-      routeByEra(statelessPost(options, principal), options.server),
+      routeByEra(statelessPost(options, principal, direct), options.server, direct),
     );
   }
   router.use('/mcp', bodyErrors);
@@ -374,7 +376,11 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
  * choose for another (behind a proxy, as far as TRUST_PROXY lets Express trust X-Forwarded-For).
  * Anonymous clients sharing one address (NAT) still share a namespace: they are one principal to us.
  */
-function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): RequestHandler {
+function statelessPost(
+  options: McpRouteOptions,
+  principalFor: PrincipalFor,
+  direct: DirectToolCalls,
+): RequestHandler {
   const inFlight = new Map<string, AbortController>();
   const keyOf = (principal: string, id: unknown) => `${principal}\u0000${typeof id}:${String(id)}`;
 
@@ -394,13 +400,21 @@ function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): Re
       const controller = new AbortController();
       const key = message.id !== undefined ? keyOf(principal, message.id) : undefined;
       if (key) inFlight.set(key, controller);
+      const forget = () => {
+        if (key && inFlight.get(key) === controller) inFlight.delete(key);
+      };
+      const answered = await direct(req, res, 'legacy', { controller }).catch((error: unknown) => {
+        forget();
+        throw error;
+      });
+      if (answered) return forget();
       const server = createMcpServer(options.server, controller.signal);
       const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
       res.on('close', () => {
-        if (key && inFlight.get(key) === controller) inFlight.delete(key);
+        forget();
         void transport.close();
         void server.close();
       });

@@ -9,13 +9,37 @@
  *
  * Runs after our guards (origin, revision allowlist, auth, body limit, JSON-RPC parsing, scope check),
  * so both eras share them; the identity and client address reach the tools as `req.auth` either way.
+ * A plain 2026-07-28 tools/call is answered by the lean path (direct-tool-calls.ts) before the SDK.
  */
-import type { RequestHandler } from 'express';
-import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { Request, RequestHandler } from 'express';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
+import type { DirectToolCalls } from './direct-tool-calls.js';
 
-export function routeByEra(legacy: RequestHandler, server: McpServerDependencies): RequestHandler {
+/**
+ * Whether the SDK routes this request to 2025-era serving: the classification its `isLegacyRequest`
+ * makes of an already parsed body, called directly (that predicate wants a web Request, built per
+ * request only to be read back).
+ */
+function isLegacy(req: Request, message: unknown): boolean {
+  const header = (name: string) => req.get(name) ?? undefined;
+  return (
+    classifyInboundRequest({
+      httpMethod: req.method,
+      protocolVersionHeader: header('mcp-protocol-version'),
+      mcpMethodHeader: header('mcp-method'),
+      mcpNameHeader: header('mcp-name'),
+      body: message,
+    }).kind === 'legacy'
+  );
+}
+
+export function routeByEra(
+  legacy: RequestHandler,
+  server: McpServerDependencies,
+  direct: DirectToolCalls,
+): RequestHandler {
   const modern = toNodeHandler(
     createMcpHandler(() => createMcpServer(server), {
       legacy: 'reject',
@@ -33,8 +57,9 @@ export function routeByEra(legacy: RequestHandler, server: McpServerDependencies
   return async (req, res, next) => {
     try {
       const message = res.locals.message as unknown;
-      // The body was read and parsed already: the predicate classifies the parsed value and the headers.
-      if (await isLegacyRequest(await toWebRequest(req, message), message)) return legacy(req, res, next);
+      // The body was read and parsed already: the classification reads the parsed value and the headers.
+      if (isLegacy(req, message)) return legacy(req, res, next);
+      if (await direct(req, res, 'modern')) return;
       await modern(req, res, message);
     } catch (error) {
       next(error);

@@ -92,8 +92,72 @@ function catalogueOf(operations: readonly CuratedOperation[]) {
   return catalogue;
 }
 
+/** One tools/call as our handler sees it, from the SDK's context or from the lean path's own reading. */
+export interface ToolCallRequest {
+  params: {
+    name: string;
+    arguments?: Record<string, unknown>;
+    _meta?: { progressToken?: string | number };
+  };
+  /** The JSON-RPC id (audit lines carry it). */
+  id: string | number;
+  authInfo: AuthInfo | undefined;
+  sessionId?: string;
+  /** Aborts the call: the client cancelled or went away. */
+  signal: AbortSignal;
+  /** Sends a notifications/progress message (only asked for when the call has a progressToken). */
+  notify?: (notification: {
+    method: 'notifications/progress';
+    params: Record<string, unknown>;
+  }) => Promise<void>;
+}
+
+/**
+ * Answers a tools/call: an unknown tool is the protocol error -32602 (SPEC section 6, never an isError
+ * result); every other outcome is the tool's result. The SDK's handler and the lean path
+ * (direct-tool-call.ts) both call this, so the two cannot differ in what a call does.
+ */
+export async function callCuratedTool(
+  deps: McpServerDependencies,
+  call: ToolCallRequest,
+): Promise<CallToolResult> {
+  const { params, authInfo } = call;
+  const operation = catalogueOf(deps.operations).byName.get(params.name);
+  if (!operation) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Unknown tool: ${params.name}. Call tools/list for the available tools.`,
+    );
+  }
+  const progressToken = params._meta?.progressToken;
+  const requestId = String(call.id);
+  const { notify } = call;
+  const { outcome: _outcome, ...result } = await deps.runTool({
+    operation,
+    args: params.arguments ?? {},
+    viewer: identityOf(authInfo),
+    clientAddress: clientAddressOf(authInfo),
+    signal: call.signal,
+    requestId,
+    // The HTTP request's logger carries its requestId, so audit lines join the access line.
+    logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
+      mcpRequestId: requestId,
+      sessionId: call.sessionId,
+    }),
+    sendProgress:
+      progressToken === undefined || !notify
+        ? undefined
+        : (progress, total, message) =>
+            notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
+            }),
+  });
+  return result;
+}
+
 export function createMcpServer(deps: McpServerDependencies, requestSignal?: AbortSignal): McpServer {
-  const { tools, byName } = catalogueOf(deps.operations);
+  const { tools } = catalogueOf(deps.operations);
   const mcp = new McpServer(SERVER_INFO, {
     // No `logging`: nothing here sends log messages, and the 2026-07-28 revision deprecates it.
     capabilities: { tools: { listChanged: false } },
@@ -111,44 +175,19 @@ export function createMcpServer(deps: McpServerDependencies, requestSignal?: Abo
   server.setRequestHandler('tools/list', () => ({ tools }));
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    const operation = byName.get(request.params.name);
-    if (!operation) {
-      // A protocol error, not a tool result (SPEC section 6).
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`,
-      );
-    }
-    const progressToken = request.params._meta?.progressToken;
-    const requestId = String(ctx.mcpReq.id);
-    const authInfo = ctx.http?.authInfo;
     // A 2025 stateless cancellation arrives on a request of its own, through requestSignal; a 2026
     // client cancels by closing its request, which aborts ctx.mcpReq.signal.
     const cancellation = linkSignals(ctx.mcpReq.signal, ...(requestSignal ? [requestSignal] : []));
-    const { outcome: _outcome, ...result } = await deps
-      .runTool({
-        operation,
-        args: request.params.arguments ?? {},
-        viewer: identityOf(authInfo),
-        clientAddress: clientAddressOf(authInfo),
-        signal: cancellation.signal,
-        requestId,
-        // The HTTP request's logger carries its requestId, so audit lines join the access line.
-        logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
-          mcpRequestId: requestId,
-          sessionId: ctx.sessionId,
-        }),
-        sendProgress:
-          progressToken === undefined
-            ? undefined
-            : (progress, total, message) =>
-                ctx.mcpReq.notify({
-                  method: 'notifications/progress',
-                  params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
-                }),
-      })
-      .finally(() => cancellation.release());
-    return server.projectCallToolResult(result, operation.tool.outputSchema);
+    const result = await callCuratedTool(deps, {
+      params: request.params,
+      id: ctx.mcpReq.id,
+      authInfo: ctx.http?.authInfo,
+      sessionId: ctx.sessionId,
+      signal: cancellation.signal,
+      notify: (notification) => ctx.mcpReq.notify(notification),
+    }).finally(() => cancellation.release());
+    const operation = catalogueOf(deps.operations).byName.get(request.params.name);
+    return server.projectCallToolResult(result, operation?.tool.outputSchema);
   });
 
   return mcp;
