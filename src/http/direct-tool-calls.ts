@@ -11,6 +11,8 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   answerDirectToolCall,
   isDirectToolCall,
+  type CallHeaders,
+  type Classification,
   type DirectCall,
   type Era,
 } from '../mcp/direct-tool-call.js';
@@ -19,6 +21,9 @@ import type { McpServerDependencies } from '../mcp/mcp-server.js';
 export interface DirectAnswerOptions {
   /** Aborts the call (it is also aborted when the client disconnects); one is made when absent. */
   controller?: AbortController;
+  /** The request's headers and the SDK's classification of it, when the caller has them already. */
+  headers?: CallHeaders;
+  classification?: Classification;
   sessionId?: string;
 }
 
@@ -35,18 +40,23 @@ function headerOf(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** The headers the SDK's transports and classification read. */
+export function callHeadersOf(req: Request): CallHeaders {
+  return {
+    accept: headerOf(req, 'accept'),
+    contentType: headerOf(req, 'content-type'),
+    protocolVersion: headerOf(req, 'mcp-protocol-version'),
+    mcpMethod: headerOf(req, 'mcp-method'),
+    mcpName: headerOf(req, 'mcp-name'),
+  };
+}
+
 export function directToolCalls(server: McpServerDependencies, enabled: boolean): DirectToolCalls {
   return async (req, res, era, options = {}) => {
     const message = res.locals.message as DirectCall['message'];
     const direct =
       enabled &&
-      isDirectToolCall(message, era, {
-        accept: headerOf(req, 'accept'),
-        contentType: headerOf(req, 'content-type'),
-        protocolVersion: headerOf(req, 'mcp-protocol-version'),
-        mcpMethod: headerOf(req, 'mcp-method'),
-        mcpName: headerOf(req, 'mcp-name'),
-      });
+      isDirectToolCall(message, era, options.headers ?? callHeadersOf(req), options.classification);
     if (!direct) return false;
     const controller = options.controller ?? new AbortController();
     // 'close' also follows a normal answer; only one before the answer was written is a disconnect.

@@ -231,7 +231,12 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     }
     // A client asking for a revision we do not speak is answered with ours (the spec's negotiation);
     // 2026-07-28 has no initialize, so a handshake always lands on a 2025 revision.
-    if (isInitializeRequest(message) && !LEGACY_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)) {
+    // The method first: the SDK's guard parses the whole message with zod, on every request otherwise.
+    if (
+      (message as { method?: unknown }).method === 'initialize' &&
+      isInitializeRequest(message) &&
+      !LEGACY_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)
+    ) {
       message.params.protocolVersion = LEGACY_PROTOCOL_VERSIONS[0]!;
     }
     res.locals.message = message;

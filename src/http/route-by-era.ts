@@ -11,29 +11,12 @@
  * so both eras share them; the identity and client address reach the tools as `req.auth` either way.
  * A plain 2026-07-28 tools/call is answered by the lean path (direct-tool-calls.ts) before the SDK.
  */
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { classify } from '../mcp/direct-tool-call.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
-import type { DirectToolCalls } from './direct-tool-calls.js';
-
-/**
- * Whether the SDK routes this request to 2025-era serving: the classification its `isLegacyRequest`
- * makes of an already parsed body, called directly (that predicate wants a web Request, built per
- * request only to be read back).
- */
-function isLegacy(req: Request, message: unknown): boolean {
-  const header = (name: string) => req.get(name) ?? undefined;
-  return (
-    classifyInboundRequest({
-      httpMethod: req.method,
-      protocolVersionHeader: header('mcp-protocol-version'),
-      mcpMethodHeader: header('mcp-method'),
-      mcpNameHeader: header('mcp-name'),
-      body: message,
-    }).kind === 'legacy'
-  );
-}
+import { callHeadersOf, type DirectToolCalls } from './direct-tool-calls.js';
 
 export function routeByEra(
   legacy: RequestHandler,
@@ -57,9 +40,13 @@ export function routeByEra(
   return async (req, res, next) => {
     try {
       const message = res.locals.message as unknown;
-      // The body was read and parsed already: the classification reads the parsed value and the headers.
-      if (isLegacy(req, message)) return legacy(req, res, next);
-      if (await direct(req, res, 'modern')) return;
+      // The body was read and parsed already: this is the classification the SDK's `isLegacyRequest`
+      // makes of a parsed body (called directly: that predicate wants a web Request, built only to be
+      // read back). Only POSTs come here.
+      const headers = callHeadersOf(req);
+      const classification = classify(message, headers);
+      if (classification.kind === 'legacy') return legacy(req, res, next);
+      if (await direct(req, res, 'modern', { headers, classification })) return;
       await modern(req, res, message);
     } catch (error) {
       next(error);

@@ -39,7 +39,11 @@ export interface ToolRunnerOptions {
   onToolCall?: (tool: string, outcome: string, seconds: number) => void;
 }
 
-export type ToolOutcome = CallToolResult & { outcome: string };
+/** The call's result and its outcome class (for metrics and the audit line). */
+export interface ToolOutcome {
+  result: CallToolResult;
+  outcome: string;
+}
 
 type Validators = Map<string, ValidateFunction>;
 
@@ -168,7 +172,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       },
       'tool call',
     );
-    return { ...result, outcome };
+    return { result, outcome };
   };
 
   /**

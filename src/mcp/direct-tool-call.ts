@@ -16,7 +16,9 @@ import {
   ProtocolError,
   SERVER_INFO_META_KEY,
   type AuthInfo,
+  type CallToolResult,
 } from '@modelcontextprotocol/server';
+import { isSharedToolResult } from './to-call-tool-result.js';
 import {
   callCuratedTool,
   LEGACY_PROTOCOL_VERSIONS,
@@ -40,6 +42,20 @@ export type Era = 'legacy' | 'modern';
 
 type Message = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
 
+/** How the SDK classifies an inbound request (route-by-era.ts computes it once per request). */
+export type Classification = ReturnType<typeof classifyInboundRequest>;
+
+/** The SDK's classification of a POST's parsed body and standard headers. */
+export function classify(message: unknown, headers: CallHeaders): Classification {
+  return classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: headers.protocolVersion,
+    mcpMethodHeader: headers.mcpMethod,
+    mcpNameHeader: headers.mcpName,
+    body: message,
+  });
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -51,7 +67,12 @@ const stripOws = (value: string) => value.replace(/^[ \t]+|[ \t]+$/g, '');
  * (`jsonrpc: "2.0"`, a string or integer id; params already passed checkRequestParams) with nothing our
  * lean path does not do (progress, tasks), on an exchange whose transport checks pass.
  */
-export function isDirectToolCall(message: Message, era: Era, headers: CallHeaders): boolean {
+export function isDirectToolCall(
+  message: Message,
+  era: Era,
+  headers: CallHeaders,
+  classification?: Classification,
+): boolean {
   const { id, params } = message;
   if (message.jsonrpc !== '2.0' || message.method !== 'tools/call') return false;
   if (typeof id !== 'string' && !Number.isInteger(id)) return false;
@@ -74,13 +95,7 @@ export function isDirectToolCall(message: Message, era: Era, headers: CallHeader
   const { protocolVersion, mcpMethod, mcpName } = headers;
   if (protocolVersion === undefined || mcpMethod === undefined || mcpName === undefined) return false;
   if (stripOws(mcpName) !== params.name) return false;
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: protocolVersion,
-    mcpMethodHeader: mcpMethod,
-    mcpNameHeader: mcpName,
-    body: message,
-  });
+  const route = classification ?? classify(message, headers);
   return (
     route.kind === 'modern' &&
     route.messageKind === 'request' &&
@@ -94,6 +109,23 @@ export interface DirectCall {
   authInfo: AuthInfo | undefined;
   signal: AbortSignal;
   sessionId?: string;
+}
+
+/** The serialized `result` member of shared tool results, per era (they are served many times). */
+const serialized = { legacy: new WeakMap<object, string>(), modern: new WeakMap<object, string>() };
+
+/** The `result` member as JSON: 2026-07-28 results say they are complete and name the server (the SDK's encode step). */
+function resultJson(result: CallToolResult, era: Era): string {
+  const shared = isSharedToolResult(result);
+  const kept = shared ? serialized[era].get(result) : undefined;
+  if (kept !== undefined) return kept;
+  const encoded =
+    era === 'modern'
+      ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }
+      : result;
+  const json = JSON.stringify(encoded);
+  if (shared) serialized[era].set(result, json);
+  return json;
 }
 
 /**
@@ -110,12 +142,7 @@ export async function answerDirectToolCall(deps: McpServerDependencies, call: Di
       sessionId: call.sessionId,
       signal: call.signal,
     });
-    // 2026-07-28 results say they are complete and name the server (the SDK's encode step).
-    const encoded =
-      call.era === 'modern'
-        ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }
-        : result;
-    return JSON.stringify({ result: encoded, jsonrpc: '2.0', id: message.id });
+    return `{"result":${resultJson(result, call.era)},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
   } catch (error) {
     // Only the unknown-tool refusal is thrown on purpose; callCuratedTool turns everything else into a
     // tool result, so anything that still escapes is a bug, and the caller answers it as one.

@@ -132,7 +132,7 @@ export async function callCuratedTool(
   const progressToken = params._meta?.progressToken;
   const requestId = String(call.id);
   const { notify } = call;
-  const { outcome: _outcome, ...result } = await deps.runTool({
+  const { result } = await deps.runTool({
     operation,
     args: params.arguments ?? {},
     viewer: identityOf(authInfo),

@@ -41,11 +41,34 @@ function envelope(data: unknown, errors: ToolError[], isError: boolean, text?: s
   };
 }
 
+/**
+ * Mappings of shared results (the result cache's, which are frozen and served to many callers): mapped
+ * and serialized once, not on every call that is served one.
+ */
+const sharedMappings = new WeakMap<ExecutionResult, CallToolResult>();
+const sharedToolResults = new WeakSet<CallToolResult>();
+
+/** Whether this tool result is the one mapping of a shared result (its serialization can be kept too). */
+export function isSharedToolResult(result: CallToolResult): boolean {
+  return sharedToolResults.has(result);
+}
+
 export function toCallToolResult(
   result: ExecutionResult,
   rootKey: string,
   allowPartialData: boolean,
 ): CallToolResult {
+  if (!Object.isFrozen(result)) return mapResult(result, rootKey, allowPartialData);
+  let mapped = sharedMappings.get(result);
+  if (!mapped) {
+    mapped = mapResult(result, rootKey, allowPartialData);
+    sharedMappings.set(result, mapped);
+    sharedToolResults.add(mapped);
+  }
+  return mapped;
+}
+
+function mapResult(result: ExecutionResult, rootKey: string, allowPartialData: boolean): CallToolResult {
   const data = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] ?? null;
   const errors = (result.errors ?? []).map(toToolError);
   if (errors.length === 0) return envelope(data, errors, false);
