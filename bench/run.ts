@@ -110,8 +110,8 @@ async function dropSchemas(): Promise<void> {
 
 interface Case {
   name: string;
-  /** The server loaded (undefined: the baseline, which has no probe). */
-  proc?: Proc;
+  /** The server loaded. */
+  proc: Proc;
   options: autocannon.Options;
   /** Whether an answer is a real result (checked on every answer; a mismatch counts as an error). */
   isResult?: (body: string) => boolean;
@@ -126,8 +126,8 @@ interface Round {
   p50: number;
   p99: number;
   errors: number[];
-  heapPerCall?: number;
-  cpuMicrosPerCall?: number;
+  heapPerCall: number;
+  cpuMicrosPerCall: number;
 }
 
 const median = (values: number[]) => {
@@ -163,28 +163,25 @@ const failures = (r: autocannon.Result) => [r.errors, r.non2xx, r.timeouts, r.mi
 async function measure(c: Case, warmUp: boolean): Promise<Round> {
   // A warm-up first, so JIT, caches and pools are settled before the baseline probe and the measured run.
   if (warmUp) await run(c, 2, CONNECTIONS);
-  const before = c.proc ? await probe(c.proc) : undefined;
+  const before = await probe(c.proc);
   const r = await run(c, SECONDS, CONNECTIONS);
-  const round: Round = {
+  const after = await probe(c.proc);
+  return {
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: failures(r),
+    heapPerCall: (after.heapUsed - before.heapUsed) / r.requests.total,
+    cpuMicrosPerCall: (after.cpuMicros - before.cpuMicros) / r.requests.total,
   };
-  if (c.proc && before) {
-    const after = await probe(c.proc);
-    round.heapPerCall = (after.heapUsed - before.heapUsed) / r.requests.total;
-    round.cpuMicrosPerCall = (after.cpuMicros - before.cpuMicros) / r.requests.total;
-  }
-  return round;
 }
 
 /** One connection, no queueing: the client's p50 and p99, and the server's own p50 (its access lines). */
 async function measureLatency(c: Case) {
   const serverMs: number[] = [];
-  if (c.proc) c.proc.onAccess = (ms) => serverMs.push(ms);
+  c.proc.onAccess = (ms) => serverMs.push(ms);
   const r = await run(c, LATENCY_SECONDS, 1);
-  if (c.proc) c.proc.onAccess = undefined;
+  c.proc.onAccess = undefined;
   return {
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -284,8 +281,10 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-bench-'));
   const procs: Proc[] = [];
   try {
-    const bare = await startProcess(['node', 'bench/bare-server.mjs'], {}, (line) =>
-      line.includes('listening') ? (JSON.parse(line).listening as number) : undefined,
+    const bare = await startProcess(
+      ['node', '--expose-gc', '--require', './bench/heap-probe.cjs', 'bench/bare-server.mjs'],
+      {},
+      (line) => (line.includes('listening') ? (JSON.parse(line).listening as number) : undefined),
     );
     procs.push(bare);
     const sessions = await startApp('sessions', path.join(dataDir, 'sessions'));
@@ -301,7 +300,7 @@ async function main() {
     const item = await firstWatchlistItem(sessions.port, bearer);
 
     const cases: Case[] = [
-      { name: 'bare Express GET (baseline)', options: { url: `http://127.0.0.1:${bare.port}/` } },
+      { name: 'bare Express GET (baseline)', proc: bare, options: { url: `http://127.0.0.1:${bare.port}/` } },
       {
         name: 'GraphQL POST recommendMoviesForMood',
         proc: sessions,
@@ -405,8 +404,6 @@ async function main() {
         sum.map((n, i) => n + e[i]!),
       );
       if (errors.some((n) => n > 0)) failed = true;
-      const optional = (values: (number | undefined)[], digits: number) =>
-        values[0] === undefined ? '' : median(values as number[]).toFixed(digits);
       return {
         case: c.name,
         'req/s': Math.round(median(results.map((r) => r.rps))),
@@ -417,14 +414,13 @@ async function main() {
         'p99/p50': (p99 / Math.max(p50, 1)).toFixed(1),
         '1 conn p50/p99 ms': latency ? `${latency.p50}/${latency.p99}` : '',
         'server p50 ms': latency ? latency.serverP50.toFixed(2) : '',
-        'CPU µs/call': optional(
-          results.map((r) => r.cpuMicrosPerCall),
-          0,
-        ),
-        'heap B/call': optional(
-          results.map((r) => r.heapPerCall),
-          1,
-        ),
+        'CPU µs/call': median(results.map((r) => r.cpuMicrosPerCall)).toFixed(0),
+        // Server CPU per call of the baseline over this case's, per round: less sensitive to other
+        // load on the machine than throughput.
+        'CPU ratio': median(
+          results.map((r, i) => baseline[i]!.cpuMicrosPerCall! / r.cpuMicrosPerCall!),
+        ).toFixed(2),
+        'heap B/call': c === cases[0] ? '' : median(results.map((r) => r.heapPerCall)).toFixed(1),
         'errors (conn/non-2xx/timeout/not a result)': errors.join('/'),
       };
     });
