@@ -74,6 +74,9 @@ interface Shareability {
   variables: ReadonlyMap<string, VariableDefinitionNode>;
 }
 
+/** Variables longer than this (as JSON) make a key not worth keeping: such reads are not shared. */
+const MAX_VARIABLES_KEY = 4096;
+
 type FieldRule = { personal: boolean; shared: boolean; unlessTrue?: string; scopes: readonly string[] };
 
 export function createResultCache(schema: GraphQLSchema, options: ResultCacheOptions): ResultCache {
@@ -195,9 +198,17 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
       if (missingScopes(viewer, shareability.scopes).length > 0) return undefined;
       if (shareability.personal.some((argument) => isTrue(argument, shareability, variables)))
         return undefined;
+      let variablesKey: string;
+      try {
+        variablesKey = JSON.stringify(variables ?? {});
+      } catch {
+        // Nested too deep to serialize (coercion will refuse them anyway): nothing to share.
+        return undefined;
+      }
+      if (variablesKey.length > MAX_VARIABLES_KEY) return undefined;
       let id = documentIds.get(document);
       if (id === undefined) documentIds.set(document, (id = nextDocumentId++));
-      return `${id}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}`;
+      return `${id}\u0000${operationName ?? ''}\u0000${variablesKey}`;
     },
     get(key) {
       const hit = entries.get(key);
