@@ -15,6 +15,7 @@ import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
 import { splitToolArguments, type SplitArguments } from '../operations/tool-arguments.js';
+import { isToolVisibleTo } from '../operations/tool-visibility.js';
 import { CANCELLED_MESSAGE } from '../store/store-policy.js';
 import { confirmCall, type ConfirmationChannel, type ConfirmationSigner } from './confirm-call.js';
 import { fitResultBudget } from './fit-result-budget.js';
@@ -165,6 +166,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       confirmationToken: split.confirmationToken,
       principal: principalOf(call.viewer?.subject ?? null, call.clientAddress ?? 'in-process'),
       signedIn: call.viewer !== null,
+      permitted: isToolVisibleTo(operation, call.viewer),
       channel: call.confirmation ?? { kind: 'two-step' },
       runPreview: () =>
         options.executor.run({

@@ -81,6 +81,8 @@ interface ConfirmationRequest {
   /** The caller: the subject, or for anonymous callers the client address. */
   principal: string;
   signedIn: boolean;
+  /** Whether the caller has the role and scopes the operation needs (else it refuses the call itself). */
+  permitted: boolean;
   channel: ConfirmationChannel;
   /** Runs the tool's preview query as the caller. */
   runPreview(): Promise<ExecutionResult>;
@@ -105,8 +107,9 @@ export async function confirmCall(
   request: ConfirmationRequest,
 ): Promise<ConfirmationDecision> {
   const { operation, channel } = request;
-  // A caller the operation refuses anyway is answered by the operation itself (UNAUTHORIZED).
-  if (!operation.confirm || (!request.signedIn && operation.requiresSignIn)) return { kind: 'proceed' };
+  // A caller the operation refuses anyway is answered by the operation itself (UNAUTHORIZED, FORBIDDEN).
+  if (!operation.confirm || !request.permitted || (!request.signedIn && operation.requiresSignIn))
+    return { kind: 'proceed' };
   const callHash = createHash('sha256')
     .update(canonicalJson([request.principal, operation.toolName, request.variables]))
     .digest('base64url');
