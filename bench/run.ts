@@ -1,25 +1,43 @@
 /**
- * npm run bench: loopback throughput, latency and retained memory of the MCP gateway beside a bare
- * Express baseline, all in one run. Servers run in their own processes (pinned to core 0 when taskset
- * exists) and the load generator here (core 1), so the figures are ratios that hold across machines.
+ * npm run bench: loopback throughput, latency, server CPU and retained memory of /graphql and the MCP
+ * gateway beside a bare Express baseline, all in one run. Servers run in their own processes (pinned to
+ * core 0 when taskset exists) and the load generator here (core 1). The machine is shared and noisy, so
+ * every case runs in several rounds, each round measuring the baseline first: a ratio is taken within
+ * its round, and the table gives the median ratio with the spread (lowest to highest) of the rounds.
+ *
+ * Settings (environment): BENCH_SECONDS (10) per case and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
+ * BENCH_LATENCY_SECONDS (5) for the one-connection latency runs, BENCH_DATABASE_URL to run the servers
+ * on PostgreSQL (a fresh schema each, dropped afterwards) instead of SQLite.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 5);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const IDLE_SESSIONS = 500;
 const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
+
+interface Probe {
+  heapUsed: number;
+  cpuMicros: number;
+}
 
 interface Proc {
   child: ChildProcessWithoutNullStreams;
   port: number;
-  /** Resolves with the next heap report the probe prints. */
-  nextHeap(): Promise<number>;
+  /** Resolves with the next heap and CPU report the probe prints. */
+  nextProbe(): Promise<Probe>;
+  /** While set, receives the `ms` of every access line the server writes (its own view of latency). */
+  onAccess?: (ms: number) => void;
 }
 
 /**
@@ -34,29 +52,34 @@ async function startProcess(
   const [command, ...rest] = [...pin, ...args];
   const child = spawn(command!, rest, { env: { ...process.env, ...env } });
   child.stderr.on('data', (chunk) => process.stderr.write(chunk));
-  const heapWaiters: ((heap: number) => void)[] = [];
+  const probeWaiters: ((probe: Probe) => void)[] = [];
   return new Promise((resolve, reject) => {
-    let ready = false;
+    let proc: Proc | undefined;
     createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.includes('"heapUsed"')) return heapWaiters.shift()?.(JSON.parse(line).heapUsed as number);
-      const port = ready ? undefined : readyLine(line);
+      if (line.includes('"heapUsed"')) return probeWaiters.shift()?.(JSON.parse(line) as Probe);
+      if (proc?.onAccess && line.includes('"msg":"request"')) return proc.onAccess(JSON.parse(line).ms);
+      const port = proc ? undefined : readyLine(line);
       if (port) {
-        ready = true;
-        resolve({ child, port, nextHeap: () => new Promise((r) => heapWaiters.push(r)) });
+        proc = { child, port, nextProbe: () => new Promise((r) => probeWaiters.push(r)) };
+        resolve(proc);
       }
     });
-    child.on('exit', () => !ready && reject(new Error(`${args.join(' ')} exited before it was ready`)));
+    child.on('exit', () => !proc && reject(new Error(`${args.join(' ')} exited before it was ready`)));
   });
 }
 
-/** Heap in use after GC in the server process, through bench/heap-probe.cjs. */
-async function heapAfterGc(proc: Proc): Promise<number> {
-  const heap = proc.nextHeap();
+/** Heap in use after GC, and CPU used so far, in the server process (bench/heap-probe.cjs). */
+async function probe(proc: Proc): Promise<Probe> {
+  const report = proc.nextProbe();
   proc.child.kill('SIGUSR2');
-  return heap;
+  return report;
 }
 
+const schemas: string[] = [];
+
 async function startApp(mode: 'sessions' | 'stateless', dataDir: string): Promise<Proc> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  if (DATABASE_URL) schemas.push(schema);
   return startProcess(
     ['node', '--expose-gc', '--require', './bench/heap-probe.cjs', 'dist/main.js'],
     {
@@ -71,52 +94,125 @@ async function startApp(mode: 'sessions' | 'stateless', dataDir: string): Promis
       MCP_MAX_SESSIONS_PER_USER: '5000',
       // The load is one user far beyond any per-principal limit: the figures measure serving, not refusing.
       RATE_LIMITS: 'off',
+      ...(DATABASE_URL ? { DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     },
     (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line).port as number) : undefined),
   );
 }
 
-interface Result {
+async function dropSchemas(): Promise<void> {
+  if (!DATABASE_URL || schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  for (const schema of schemas) await client.query(`drop schema if exists "${schema}" cascade`);
+  await client.end();
+}
+
+interface Case {
   name: string;
-  requests: number;
+  /** The server loaded. */
+  proc: Proc;
+  options: autocannon.Options;
+  /** Whether an answer is a real result (checked on every answer; a mismatch counts as an error). */
+  isResult?: (body: string) => boolean;
+  /** The issue's target ratio to the baseline, if it sets one. */
+  target?: number;
+  /** Measure latency at one connection too. */
+  latency?: boolean;
+}
+
+interface Round {
   rps: number;
   p50: number;
   p99: number;
-  errors: number;
-  heapPerCall?: number;
+  errors: number[];
+  heapPerCall: number;
+  cpuMicrosPerCall: number;
 }
 
-async function load(name: string, options: autocannon.Options): Promise<Result> {
-  const r = await autocannon({ ...options, duration: SECONDS, connections: CONNECTIONS });
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+/** The first answer of each case that was not a result, printed once at the end. */
+const mismatched = new Map<string, string>();
+
+function run(c: Case, seconds: number, connections: number) {
+  const verifyBody = (body: unknown) => {
+    const ok = c.isResult!(String(body));
+    if (!ok && !mismatched.has(c.name)) mismatched.set(c.name, String(body).slice(0, 300));
+    return ok;
+  };
+  return autocannon({
+    ...c.options,
+    duration: seconds,
+    connections,
+    ...(c.isResult ? { verifyBody } : {}),
+  });
+}
+
+/** Failures by kind: connection errors, non-2xx answers, timeouts, answers that were not results. */
+const failures = (r: autocannon.Result) => [r.errors, r.non2xx, r.timeouts, r.mismatches];
+
+async function measure(c: Case, warmUp: boolean): Promise<Round> {
+  // A warm-up first, so JIT, caches and pools are settled before the baseline probe and the measured run.
+  if (warmUp) await run(c, 2, CONNECTIONS);
+  const before = await probe(c.proc);
+  const r = await run(c, SECONDS, CONNECTIONS);
+  const after = await probe(c.proc);
   return {
-    name,
-    requests: r.requests.total,
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    errors: r.errors + r.non2xx + r.timeouts,
+    errors: failures(r),
+    heapPerCall: (after.heapUsed - before.heapUsed) / r.requests.total,
+    cpuMicrosPerCall: (after.cpuMicros - before.cpuMicros) / r.requests.total,
   };
 }
 
-async function measure(proc: Proc | undefined, name: string, options: autocannon.Options): Promise<Result> {
-  // A warm-up first, so JIT, caches and pools are settled before the heap baseline and the measured run.
-  await autocannon({ ...options, duration: 2, connections: CONNECTIONS });
-  const before = proc ? await heapAfterGc(proc) : 0;
-  const result = await load(name, options);
-  if (proc) result.heapPerCall = ((await heapAfterGc(proc)) - before) / result.requests;
-  return result;
+/** One connection, no queueing: the client's p50 and p99, and the server's own p50 (its access lines). */
+async function measureLatency(c: Case) {
+  const serverMs: number[] = [];
+  c.proc.onAccess = (ms) => serverMs.push(ms);
+  const r = await run(c, LATENCY_SECONDS, 1);
+  c.proc.onAccess = undefined;
+  return {
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    serverP50: serverMs.length ? percentile(serverMs, 50) : NaN,
+    errors: failures(r),
+  };
 }
 
-async function token(port: number): Promise<string> {
+async function graphql<T>(port: number, query: string, bearer?: string): Promise<T> {
   const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      query: 'mutation { login(input: { username: "user", password: "user123" }) { token } }',
-    }),
+    headers: {
+      'content-type': 'application/json',
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
+    body: JSON.stringify({ query }),
   });
-  return ((await response.json()) as { data: { login: { token: string } } }).data.login.token;
+  return ((await response.json()) as { data: T }).data;
 }
+
+const token = async (port: number) =>
+  (
+    await graphql<{ login: { token: string } }>(
+      port,
+      'mutation { login(input: { username: "user", password: "user123" }) { token } }',
+    )
+  ).login.token;
+
+/** The id of the first entry on the bench user's watch list (the write case toggles its status). */
+const firstWatchlistItem = async (port: number, bearer: string) =>
+  (await graphql<{ watchlist: { id: string }[] }>(port, '{ watchlist { id } }', bearer)).watchlist[0]!.id;
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const initialize = (port: number, bearer: string) =>
@@ -135,7 +231,6 @@ const initialize = (port: number, bearer: string) =>
     }),
   });
 
-const callParams = { name: 'recommendMoviesForMood', arguments: { mood: 'HORROR' } };
 /** The per-request envelope a 2026-07-28 client sends instead of a session. */
 const ENVELOPE_2026 = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -143,36 +238,53 @@ const ENVELOPE_2026 = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 let nextId = 0;
+
 /**
- * A tools/call with a JSON-RPC id of its own on every request (ids repeated on one session would be
- * requests the server cannot tell apart). autocannon's idReplacement keeps the first Content-Length,
- * so the body is built per request here instead.
+ * tools/call requests, each with a JSON-RPC id of its own (ids repeated on one session would be
+ * requests the server cannot tell apart); `args` may vary per request. autocannon's idReplacement
+ * keeps the first Content-Length, so the body is built per request here instead.
  */
-function toolCalls(era: '2025' | '2026'): Pick<autocannon.Options, 'requests'> {
-  const params = era === '2026' ? { ...callParams, _meta: ENVELOPE_2026 } : callParams;
+function toolCalls(
+  port: number,
+  headers: Record<string, string>,
+  era: '2025' | '2026',
+  name: string,
+  args: (n: number) => Record<string, unknown>,
+): autocannon.Options {
   return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: MCP_ACCEPT,
+      ...headers,
+      ...(era === '2026'
+        ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name }
+        : { 'mcp-protocol-version': '2025-11-25' }),
+    },
     requests: [
       {
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method: 'tools/call', params }),
-        }),
+        setupRequest: (request) => {
+          const id = ++nextId;
+          const params = { name, arguments: args(id), ...(era === '2026' ? { _meta: ENVELOPE_2026 } : {}) };
+          return { ...request, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }) };
+        },
       },
     ],
   };
 }
-const graphqlBody = JSON.stringify({
-  query:
-    'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
-  variables: { mood: 'HORROR' },
-});
+
+const isToolResult = (body: string) => body.includes('"isError":false');
+const recommend = () => ({ mood: 'HORROR' });
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-bench-'));
   const procs: Proc[] = [];
   try {
-    const bare = await startProcess(['node', 'bench/bare-server.mjs'], {}, (line) =>
-      line.includes('listening') ? (JSON.parse(line).listening as number) : undefined,
+    const bare = await startProcess(
+      ['node', '--expose-gc', '--require', './bench/heap-probe.cjs', 'bench/bare-server.mjs'],
+      {},
+      (line) => (line.includes('listening') ? (JSON.parse(line).listening as number) : undefined),
     );
     procs.push(bare);
     const sessions = await startApp('sessions', path.join(dataDir, 'sessions'));
@@ -181,97 +293,164 @@ async function main() {
     procs.push(stateless);
     const bearer = await token(sessions.port);
     const bearerStateless = await token(stateless.port);
-
-    const results: Result[] = [];
-    results.push(
-      await measure(undefined, 'bare Express GET (baseline)', { url: `http://127.0.0.1:${bare.port}/` }),
-    );
-    results.push(
-      await measure(sessions, 'GraphQL POST recommendMoviesForMood', {
-        url: `http://127.0.0.1:${sessions.port}/graphql`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-        body: graphqlBody,
-      }),
-    );
+    const auth = { authorization: `Bearer ${bearer}` };
     const init = await initialize(sessions.port, bearer);
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
-    results.push(
-      await measure(sessions, 'MCP tools/call, one session (SSE)', {
-        url: `http://127.0.0.1:${sessions.port}/mcp`,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: MCP_ACCEPT,
-          authorization: `Bearer ${bearer}`,
-          'mcp-session-id': sessionId,
-          'mcp-protocol-version': '2025-11-25',
+    const item = await firstWatchlistItem(sessions.port, bearer);
+
+    const cases: Case[] = [
+      { name: 'bare Express GET (baseline)', proc: bare, options: { url: `http://127.0.0.1:${bare.port}/` } },
+      {
+        name: 'GraphQL POST recommendMoviesForMood',
+        proc: sessions,
+        options: {
+          url: `http://127.0.0.1:${sessions.port}/graphql`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...auth },
+          body: JSON.stringify({
+            query:
+              'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
+            variables: { mood: 'HORROR' },
+          }),
         },
-        ...toolCalls('2025'),
-      }),
-    );
-    results.push(
-      await measure(sessions, 'MCP tools/call, 2026-07-28 client (JSON)', {
-        url: `http://127.0.0.1:${sessions.port}/mcp`,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: MCP_ACCEPT,
-          authorization: `Bearer ${bearer}`,
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'recommendMoviesForMood',
-        },
-        ...toolCalls('2026'),
-      }),
-    );
-    results.push(
-      await measure(stateless, 'MCP tools/call, stateless (JSON)', {
-        url: `http://127.0.0.1:${stateless.port}/mcp`,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: MCP_ACCEPT,
-          authorization: `Bearer ${bearerStateless}`,
-          'mcp-protocol-version': '2025-11-25',
-        },
-        ...toolCalls('2025'),
-      }),
-    );
+        isResult: (body) => body.includes('"recommendMoviesForMood":[{') && !body.includes('"errors"'),
+        target: 0.6,
+        latency: true,
+      },
+      {
+        name: 'tools/call recommend, 2025 session (SSE)',
+        proc: sessions,
+        options: toolCalls(
+          sessions.port,
+          { ...auth, 'mcp-session-id': sessionId },
+          '2025',
+          'recommendMoviesForMood',
+          recommend,
+        ),
+        isResult: isToolResult,
+        target: 0.5,
+        latency: true,
+      },
+      {
+        name: 'tools/call recommend, 2025 stateless (JSON)',
+        proc: stateless,
+        options: toolCalls(
+          stateless.port,
+          { authorization: `Bearer ${bearerStateless}` },
+          '2025',
+          'recommendMoviesForMood',
+          recommend,
+        ),
+        isResult: isToolResult,
+        target: 0.45,
+        latency: true,
+      },
+      {
+        name: 'tools/call recommend, 2026-07-28 (JSON)',
+        proc: sessions,
+        options: toolCalls(sessions.port, auth, '2026', 'recommendMoviesForMood', recommend),
+        isResult: isToolResult,
+        latency: true,
+      },
+      {
+        name: 'tools/call myWatchlist (per viewer), 2026-07-28',
+        proc: sessions,
+        options: toolCalls(sessions.port, auth, '2026', 'myWatchlist', () => ({})),
+        isResult: isToolResult,
+        target: 0.3,
+        latency: true,
+      },
+      {
+        name: 'tools/call setWatchStatus toggling (write), 2026-07-28',
+        proc: sessions,
+        options: toolCalls(sessions.port, auth, '2026', 'setWatchStatus', (n) => ({
+          itemId: item,
+          status: n % 2 ? 'WATCHED' : 'WANT_TO_WATCH',
+        })),
+        isResult: isToolResult,
+        target: 0.2,
+        latency: true,
+      },
+    ];
+
+    const rounds = new Map<Case, Round[]>(cases.map((c) => [c, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of cases) rounds.get(c)!.push(await measure(c, round === 0));
+      console.error(`round ${round + 1} of ${ROUNDS} done`);
+    }
+    const latencies = new Map<Case, Awaited<ReturnType<typeof measureLatency>>>();
+    for (const c of cases.filter((c) => c.latency)) latencies.set(c, await measureLatency(c));
 
     // What an idle, never-deleted session costs until eviction.
-    const before = await heapAfterGc(sessions);
+    const before = await probe(sessions);
     for (let i = 0; i < IDLE_SESSIONS; i += 50) {
       await Promise.all(
         Array.from({ length: 50 }, async () => (await initialize(sessions.port, bearer)).text()),
       );
     }
-    const perIdleSession = ((await heapAfterGc(sessions)) - before) / IDLE_SESSIONS;
+    const perIdleSession = ((await probe(sessions)).heapUsed - before.heapUsed) / IDLE_SESSIONS;
 
-    const baseline = results[0]!.rps;
-    const rows = results.map((r) => ({
-      case: r.name,
-      'req/s': Math.round(r.rps),
-      'ratio to bare': (r.rps / baseline).toFixed(2),
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      errors: r.errors,
-      'heap kept per call (bytes, after GC)': r.heapPerCall === undefined ? '' : r.heapPerCall.toFixed(1),
-    }));
+    const baseline = rounds.get(cases[0]!)!;
+    let failed = false;
+    const rows = cases.map((c) => {
+      const results = rounds.get(c)!;
+      const ratios = results.map((r, i) => r.rps / baseline[i]!.rps);
+      const ratio = median(ratios);
+      const p50 = median(results.map((r) => r.p50));
+      const p99 = median(results.map((r) => r.p99));
+      const latency = latencies.get(c);
+      const errors = [...results.map((r) => r.errors), latency?.errors ?? [0, 0, 0, 0]].reduce((sum, e) =>
+        sum.map((n, i) => n + e[i]!),
+      );
+      if (errors.some((n) => n > 0)) failed = true;
+      return {
+        case: c.name,
+        'req/s': Math.round(median(results.map((r) => r.rps))),
+        ratio: ratio.toFixed(2),
+        spread: `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`,
+        target: c.target === undefined ? '' : `${c.target} ${ratio >= c.target ? 'met' : 'NOT met'}`,
+        [`p50/p99 ms (${CONNECTIONS} conn)`]: `${p50}/${p99}`,
+        'p99/p50': (p99 / Math.max(p50, 1)).toFixed(1),
+        '1 conn p50/p99 ms': latency ? `${latency.p50}/${latency.p99}` : '',
+        'server p50 ms': latency ? latency.serverP50.toFixed(2) : '',
+        'CPU µs/call': median(results.map((r) => r.cpuMicrosPerCall)).toFixed(0),
+        // Server CPU per call of the baseline over this case's, per round: less sensitive to other
+        // load on the machine than throughput.
+        'CPU ratio': median(
+          results.map((r, i) => baseline[i]!.cpuMicrosPerCall! / r.cpuMicrosPerCall!),
+        ).toFixed(2),
+        'heap B/call': c === cases[0] ? '' : median(results.map((r) => r.heapPerCall)).toFixed(1),
+        'errors (conn/non-2xx/timeout/not a result)': errors.join('/'),
+      };
+    });
     console.log(
-      `\nmoviedb-mcp benchmark: ${CONNECTIONS} connections, ${SECONDS} s per case, loopback, node ${process.version}`,
+      `\nmoviedb-mcp benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per case, ` +
+        `${DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, loopback, node ${process.version}`,
     );
     console.table(rows);
     console.log(
+      `ratio: median of the rounds' ratios to the baseline (spread: lowest-highest); latency at 1 connection ` +
+        `over ${LATENCY_SECONDS} s; CPU and heap per call from the server process (heap after GC)`,
+    );
+    console.log(
       `idle session cost: ${(perIdleSession / 1024).toFixed(1)} KiB each (${IDLE_SESSIONS} sessions, heap after GC)`,
     );
-    if (results.some((r) => r.errors > 0)) {
-      console.error('Some requests failed; the figures above are not valid.');
+    for (const [name, body] of mismatched) console.error(`${name}: an answer that was not a result: ${body}`);
+    if (failed) {
+      console.error(
+        'Some requests failed or answered something other than a result: the figures are not valid.',
+      );
       process.exitCode = 1;
     }
   } finally {
     for (const proc of procs) proc.child.kill('SIGTERM');
+    await Promise.all(
+      procs.map((proc) =>
+        proc.child.exitCode === null ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined,
+      ),
+    );
+    await dropSchemas();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

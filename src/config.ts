@@ -104,6 +104,11 @@ const envSchema = z.object({
   MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86400).default(900),
   /** How long a cut tools/call response stream of a 2025 session can be resumed (GET + Last-Event-ID). */
   MCP_RESUME_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * `on`: a plain tools/call (stateless 2025 and 2026-07-28; no progressToken) is answered without the
+   * SDK's transport round trip, with the same answer; `off`: every request goes through the SDK.
+   */
+  MCP_DIRECT_TOOL_CALLS: z.enum(['on', 'off']).default('on'),
   /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   /**
@@ -185,6 +190,11 @@ const envSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300000).default(0),
   /** After the pre-stop delay, how long requests already received may take to finish before they are cut. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
+  // The result cache of shared public reads (src/graphql/result-cache.ts).
+  /** Size of the result cache in MiB (results as JSON); 0 turns it off. */
+  RESULT_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  /** Longest a cached result is served; bounds staleness where another replica's write cannot reach us. */
+  RESULT_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   // Shared state (issue 8): without REDIS_URL every counter and session stays in the process, as before.
   /** redis:// or rediss:// URL: rate-limit counters and 2025 MCP sessions, shared by every replica using it. */
   REDIS_URL: z
@@ -262,6 +272,8 @@ export interface Config {
     maxSessionsPerUser: number;
     maxSessionsPerAddress: number;
     maxArgumentDepth: number;
+    /** Answer plain tools/call requests on the lean path (MCP_DIRECT_TOOL_CALLS). */
+    directToolCalls: boolean;
   };
   /** Deadlines, retries and the circuit shared by /graphql and the tools. */
   resilience: {
@@ -290,6 +302,8 @@ export interface Config {
   redis: { url?: string; keyPrefix: string };
   /** OpenTelemetry traces; undefined (the default) when no OTLP endpoint is configured. */
   tracing?: TracingConfig;
+  /** The result cache of shared public reads; absent when turned off. */
+  resultCache?: { maxBytes: number; ttlMs: number };
 }
 
 export interface TracingConfig {
@@ -448,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSessionsPerUser: Math.min(e.MCP_MAX_SESSIONS_PER_USER, e.MCP_MAX_SESSIONS),
       maxSessionsPerAddress: Math.min(e.MCP_MAX_SESSIONS_PER_ADDRESS, e.MCP_MAX_SESSIONS),
       maxArgumentDepth: e.MCP_MAX_ARGUMENT_DEPTH,
+      directToolCalls: e.MCP_DIRECT_TOOL_CALLS === 'on',
     },
     resilience: {
       graphqlTimeoutMs: e.GRAPHQL_TIMEOUT_MS,
@@ -482,5 +497,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
         }
       : undefined,
+    resultCache:
+      e.RESULT_CACHE_MB > 0
+        ? { maxBytes: e.RESULT_CACHE_MB * 1024 * 1024, ttlMs: e.RESULT_CACHE_TTL_SECONDS * 1000 }
+        : undefined,
   };
 }

@@ -12,6 +12,7 @@ import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
 import { withAccountCheck } from './auth/account-check.js';
 import { createExecutor } from './graphql/executor.js';
+import { createResultCache } from './graphql/result-cache.js';
 import { answerClientErrors } from './http/answer-client-errors.js';
 import { createDrainGate } from './http/drain-gate.js';
 import { createMetrics } from './http/metrics.js';
@@ -26,6 +27,7 @@ import { createAbuseLimits } from './limits/abuse-limits.js';
 import { createRedisConnection } from './limits/redis-connection.js';
 import { createRedisRateLimiterFactory } from './limits/redis-rate-limiter-factory.js';
 import { createSharedState } from './shared-state/shared-state.js';
+import { shareInvalidations } from './limits/shared-invalidation.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 import { startTracing } from './telemetry/start-tracing.js';
@@ -62,11 +64,17 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const schema = buildSchema();
   // Undefined unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then no hook below costs anything.
   const tracing = await startTracing(config.tracing, logger);
+  const metrics = createMetrics();
+  const cache =
+    config.resultCache &&
+    createResultCache(schema, { ...config.resultCache, onLookup: metrics.observeCacheLookup });
+  cache?.onInvalidate(() => metrics.observeCacheInvalidation('local'));
   const executor = createExecutor(
     schema,
     config.graphql,
     (error, reference) => logger.error({ err: error, reference }, 'error outside execution'),
     tracing?.traceExecute,
+    cache,
   );
   const catalogue = createOperationCatalogue({
     executor,
@@ -114,9 +122,16 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       onUnavailable: (error) => logger.warn({ err: error }, 'account check skipped: store unavailable'),
     },
   );
-  const metrics = createMetrics();
   // Connecting happens in the background: a Redis that is down delays nothing (limits count in process).
   const redis = config.redis.url ? createRedisConnection(config.redis.url, logger) : undefined;
+  const sharedInvalidation =
+    redis && cache
+      ? shareInvalidations(cache, redis, {
+          keyPrefix: config.redis.keyPrefix,
+          logger,
+          onRemote: () => metrics.observeCacheInvalidation('remote'),
+        })
+      : undefined;
   const limits = createAbuseLimits(
     config.rateLimits,
     redis ? createRedisRateLimiterFactory(redis.client, config.redis.keyPrefix) : undefined,
@@ -198,6 +213,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   } catch (error) {
     catalogue.close();
     await state.close();
+    await sharedInvalidation?.close();
     await redis?.close();
     await handle.close();
     await tracing?.shutdown();
@@ -222,6 +238,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     server.closeAllConnections();
     await closed;
     store.policy.dispose();
+    await sharedInvalidation?.close();
     await redis?.close();
     await handle.close();
     // Last, so the spans of the requests that drained are sent.

@@ -24,6 +24,7 @@ import { classifyError, classifyRequestError, type InternalErrorSink } from './f
 import { checkIdempotencyKey, executeIdempotently } from './execute-idempotently.js';
 import { executeWithinPolicy } from './execute-within-policy.js';
 import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
+import type { ResultCache } from './result-cache.js';
 
 /** Largest number of tokens a document may have: bounds parser work before validation sees it. */
 const MAX_TOKENS = 5000;
@@ -112,6 +113,7 @@ export function createExecutor(
   onInternal: InternalErrorSink,
   /** Wraps execution, for /graphql and in-process callers alike (traces: src/telemetry/trace-execute.ts). */
   instrument?: (execute: Executor['execute']) => Executor['execute'],
+  cache?: ResultCache,
 ): Executor {
   const parsed = new LRUCache<string, DocumentNode>({
     max: PARSE_CACHE_SIZE,
@@ -157,11 +159,33 @@ export function createExecutor(
     const refused = await admitOperation(context);
     if (refused) return refused;
     const operation = getOperationAST(args.document, args.operationName)?.operation;
+    const key =
+      operation === 'query'
+        ? cache?.keyOf(args.document, args.operationName, args.variableValues, context.viewer)
+        : undefined;
+    // A shared result stands in for execution only when execution would run at all and tell nothing
+    // more: not for a caller who cancelled or who asked for progress (the resolvers report it), and not
+    // while the circuit is open (then every call answers UNAVAILABLE).
+    const served =
+      key !== undefined &&
+      !context.signal?.aborted &&
+      !context.reportProgress &&
+      context.store.policy.state() === 'closed';
+    if (served) {
+      const hit = cache!.get(key);
+      if (hit) return hit;
+    }
+    const generation = cache?.generation() ?? 0;
     const run = async (callContext: CallContext): Promise<ExecutionResult> => {
       const result = await executeWithinPolicy(callContext, operation, (contextValue) =>
         graphqlExecute({ ...args, schema, contextValue }),
       );
-      if (!result.errors) return result;
+      // Whatever its outcome, a mutation may have written (a deadline can fall after its commit).
+      if (operation === 'mutation') cache?.invalidate();
+      if (!result.errors) {
+        if (key !== undefined) cache!.set(key, result, generation);
+        return result;
+      }
       const log: InternalErrorSink = (error, reference) =>
         callContext.logger.error({ err: error, reference }, 'error while resolving');
       // Without `data` the errors are variable coercion's (the request's fault); with it, execution's.

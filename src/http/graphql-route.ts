@@ -3,7 +3,7 @@
  * thin adapter of our own so that a failure answers with our JSON and logs instead of a bare 500.
  */
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
-import { getOperationAST } from 'graphql';
+import { getOperationAST, type ExecutionResult } from 'graphql';
 import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
 import { createContext, type CallContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
@@ -17,17 +17,21 @@ interface RequestContext {
   res: ExpressResponse;
 }
 
-/** Mirrors graphql-http's media-type choice: the first acceptable type named in Accept wins. */
+/**
+ * Mirrors graphql-http's media-type choice exactly: the first type named in Accept that it accepts wins,
+ * with its charset (utf-8 when not given; graphql-response+json only as utf-8).
+ */
 function prefersGraphQLResponse(headers: GraphQLHttpRequest<unknown, unknown>['headers']): boolean {
   const accept =
     (typeof headers.get === 'function'
       ? headers.get('accept')
-      : (headers as Record<string, string | undefined>).accept) ?? '*/*';
+      : (headers as Record<string, string | undefined>).accept) || '*/*';
   for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
-    const mediaType = entry.split(';')[0];
-    if (mediaType === 'application/graphql-response+json') return true;
-    if (mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*')
-      return false;
+    const [mediaType, ...params] = entry.split(';');
+    const charset = params.find((param) => param.includes('charset=')) ?? 'charset=utf-8';
+    if (mediaType === 'application/graphql-response+json' && charset === 'charset=utf-8') return true;
+    const json = mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*';
+    if (json && (charset === 'charset=utf-8' || charset === 'charset=utf8')) return false;
   }
   return false;
 }
@@ -42,6 +46,17 @@ function idempotencyKeyOf(req: ExpressRequest): string | undefined {
   if (value === undefined) return undefined;
   const quoted = /^"(.*)"$/.exec(value.trim());
   return quoted ? quoted[1]! : value.trim();
+}
+
+/**
+ * The response body of a shared result (the result cache's, frozen and served to many callers): the
+ * JSON graphql-http would write for it (a result without errors is serialized as is), made once.
+ */
+const sharedBodies = new WeakMap<ExecutionResult, string>();
+function sharedBody(result: ExecutionResult): string {
+  let body = sharedBodies.get(result);
+  if (body === undefined) sharedBodies.set(result, (body = JSON.stringify(result)));
+  return body;
 }
 
 /** Observes each executed operation: its type, outcome class and duration. */
@@ -75,6 +90,15 @@ export function graphqlRoute(
           : 'application/json; charset=utf-8',
       );
       if (limited) return limited;
+      if (Object.isFrozen(result) && !result.errors) {
+        const contentType = prefersGraphQLResponse(req.headers)
+          ? 'application/graphql-response+json; charset=utf-8'
+          : 'application/json; charset=utf-8';
+        return [
+          sharedBody(result),
+          { status: 200, statusText: 'OK', headers: { 'content-type': contentType } },
+        ];
+      }
       // GraphQL over HTTP: a graphql-response+json reply without `data` (the request failed before
       // execution, e.g. variable coercion) MUST use a 4xx status; graphql-http answers 200 here.
       if (!('data' in result) && prefersGraphQLResponse(req.headers)) {

@@ -34,6 +34,7 @@ import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope } from './insufficient-scope.js';
 import { createHostCheck, refuseForeignHosts } from './allowed-hosts.js';
+import { directToolCalls, type DirectToolCalls } from './direct-tool-calls.js';
 import { localsOf } from './locals.js';
 import { readBody } from './read-body.js';
 import { routeByEra } from './route-by-era.js';
@@ -237,7 +238,12 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     }
     // A client asking for a revision we do not speak is answered with ours (the spec's negotiation);
     // 2026-07-28 has no initialize, so a handshake always lands on a 2025 revision.
-    if (isInitializeRequest(message) && !LEGACY_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)) {
+    // The method first: the SDK's guard parses the whole message with zod, on every request otherwise.
+    if (
+      (message as { method?: unknown }).method === 'initialize' &&
+      isInitializeRequest(message) &&
+      !LEGACY_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)
+    ) {
       message.params.protocolVersion = LEGACY_PROTOCOL_VERSIONS[0]!;
     }
     res.locals.message = message;
@@ -263,9 +269,10 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   router.all('/mcp', carryRequestLocals);
   const body = readBody(options.bodyLimitBytes);
   const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
+  const direct = directToolCalls(options.server, mcp.directToolCalls);
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
-    router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server));
+    router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server, direct));
     router.get('/mcp', handle.get);
     router.delete('/mcp', handle.remove);
   } else {
@@ -274,7 +281,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       body,
       parseBody,
       scopeCheck,
-      routeByEra(statelessPost(options, principal), options.server),
+      routeByEra(statelessPost(options, principal, direct), options.server, direct),
     );
   }
   router.use('/mcp', bodyErrors);
@@ -619,7 +626,11 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
  * Express trust X-Forwarded-For). Anonymous clients sharing one address (NAT) still share a namespace:
  * they are one principal to us.
  */
-function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): RequestHandler {
+function statelessPost(
+  options: McpRouteOptions,
+  principalFor: PrincipalFor,
+  direct: DirectToolCalls,
+): RequestHandler {
   const { cancellations } = options.state;
   return async (req, res, next) => {
     try {
@@ -635,6 +646,11 @@ function statelessPost(options: McpRouteOptions, principalFor: PrincipalFor): Re
         message.id !== undefined
           ? cancellations.register(callKey(principal, message.id), () => controller.abort('cancelled'))
           : () => undefined;
+      const answered = await direct(req, res, 'legacy', { controller }).catch((error: unknown) => {
+        unregister();
+        throw error;
+      });
+      if (answered) return unregister();
       const server = createMcpServer(options.server, { requestSignal: controller.signal });
       const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

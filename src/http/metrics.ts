@@ -3,7 +3,7 @@
  * counted and timed by outcome class. Each app has its own registry, and every label has a closed set of
  * values (known routes, status classes, classifications, tool names) so cardinality stays bounded.
  */
-import { Registry, Histogram, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, Histogram, collectDefaultMetrics } from 'prom-client';
 import { Router, type RequestHandler } from 'express';
 
 const KNOWN_ROUTES = ['/graphql', '/mcp', '/healthz', '/readyz', '/metrics'];
@@ -14,6 +14,10 @@ export interface Metrics {
   middleware: RequestHandler;
   observeOperation(type: string, outcome: string, seconds: number): void;
   observeToolCall(tool: string, outcome: string, seconds: number): void;
+  /** A lookup in the result cache: served from it, or executed. */
+  observeCacheLookup(hit: boolean): void;
+  /** The result cache was cleared by a write here or on another replica. */
+  observeCacheInvalidation(origin: 'local' | 'remote'): void;
   routes(): Router;
 }
 
@@ -23,6 +27,20 @@ export function routeOf(path: string): string {
   if (path.startsWith('/.well-known/')) return '/.well-known';
   if (path.startsWith('/graphiql/')) return '/graphiql';
   return 'other';
+}
+
+/**
+ * Observes into pre-labelled children of a histogram, one per label set (in labelNames order): every
+ * label here has a small closed set of values, and an observation then skips hashing a label object.
+ */
+function labelled(histogram: Histogram): (seconds: number, ...values: string[]) => void {
+  const children = new Map<string, ReturnType<Histogram['labels']>>();
+  return (seconds, ...values) => {
+    const key = values.join('\u0000');
+    let child = children.get(key);
+    if (!child) children.set(key, (child = histogram.labels(...values)));
+    child.observe(seconds);
+  };
 }
 
 export function createMetrics(): Metrics {
@@ -50,20 +68,43 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const cacheLookups = new Counter({
+    name: 'moviedb_result_cache_lookups_total',
+    help: 'Shareable public reads looked up in the result cache, by result (hit: served from it; miss: executed)',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const cacheInvalidations = new Counter({
+    name: 'moviedb_result_cache_invalidations_total',
+    help: 'Times the result cache was cleared by a write, here (local) or on another replica (remote)',
+    labelNames: ['origin'],
+    registers: [registry],
+  });
+  // Pre-labelled children: a lookup is counted without building a label object.
+  const hits = cacheLookups.labels('hit');
+  const misses = cacheLookups.labels('miss');
+
+  const observeHttp = labelled(http);
+  const observeOperation = labelled(operations);
+  const observeTool = labelled(tools);
+
   return {
     middleware: (req, res, next) => {
-      const end = http.startTimer();
-      res.on('finish', () =>
-        end({
-          method: req.method,
-          route: routeOf(req.path),
-          status: `${Math.floor(res.statusCode / 100)}xx`,
-        }),
+      const started = performance.now();
+      res.once('finish', () =>
+        observeHttp(
+          (performance.now() - started) / 1000,
+          req.method,
+          routeOf(req.path),
+          `${Math.floor(res.statusCode / 100)}xx`,
+        ),
       );
       next();
     },
-    observeOperation: (type, outcome, seconds) => operations.observe({ type, outcome }, seconds),
-    observeToolCall: (tool, outcome, seconds) => tools.observe({ tool, outcome }, seconds),
+    observeOperation: (type, outcome, seconds) => observeOperation(seconds, type, outcome),
+    observeToolCall: (tool, outcome, seconds) => observeTool(seconds, tool, outcome),
+    observeCacheLookup: (hit) => (hit ? hits : misses).inc(),
+    observeCacheInvalidation: (origin) => cacheInvalidations.inc({ origin }),
     routes() {
       const router = Router();
       router.get('/metrics', async (_req, res) => {

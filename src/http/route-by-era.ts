@@ -9,13 +9,20 @@
  *
  * Runs after our guards (origin, revision allowlist, auth, body limit, JSON-RPC parsing, scope check),
  * so both eras share them; the identity and client address reach the tools as `req.auth` either way.
+ * A plain 2026-07-28 tools/call is answered by the lean path (direct-tool-calls.ts) before the SDK.
  */
 import type { RequestHandler } from 'express';
-import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { classify } from '../mcp/direct-tool-call.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
+import { callHeadersOf, type DirectToolCalls } from './direct-tool-calls.js';
 
-export function routeByEra(legacy: RequestHandler, server: McpServerDependencies): RequestHandler {
+export function routeByEra(
+  legacy: RequestHandler,
+  server: McpServerDependencies,
+  direct: DirectToolCalls,
+): RequestHandler {
   const modern = toNodeHandler(
     createMcpHandler(() => createMcpServer(server, { era: 'modern' }), {
       legacy: 'reject',
@@ -33,8 +40,13 @@ export function routeByEra(legacy: RequestHandler, server: McpServerDependencies
   return async (req, res, next) => {
     try {
       const message = res.locals.message as unknown;
-      // The body was read and parsed already: the predicate classifies the parsed value and the headers.
-      if (await isLegacyRequest(await toWebRequest(req, message), message)) return legacy(req, res, next);
+      // The body was read and parsed already: this is the classification the SDK's `isLegacyRequest`
+      // makes of a parsed body (called directly: that predicate wants a web Request, built only to be
+      // read back). Only POSTs come here.
+      const headers = callHeadersOf(req);
+      const classification = classify(message, headers);
+      if (classification.kind === 'legacy') return legacy(req, res, next);
+      if (await direct(req, res, 'modern', { headers, classification })) return;
       await modern(req, res, message);
     } catch (error) {
       next(error);

@@ -58,8 +58,14 @@ export interface ToolRunnerOptions {
   resultMaxChars: number;
 }
 
-/** A tool result, or the input-required question of a 2026-07-28 confirmation, with its audit outcome. */
-export type ToolOutcome = (CallToolResult | InputRequiredResult) & { outcome: string };
+/**
+ * The call's result (a tool result, or the input-required question of a 2026-07-28 confirmation) and its
+ * outcome class (for metrics and the audit line).
+ */
+export interface ToolOutcome {
+  result: CallToolResult | InputRequiredResult;
+  outcome: string;
+}
 
 /** Names the argument and says what is wrong with it, in words an agent can act on. */
 function describeArgumentError(error: ErrorObject): { field: string; message: string } {
@@ -222,7 +228,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       },
       'tool call',
     );
-    return { ...result, outcome };
+    return { result, outcome };
   };
 
   /**

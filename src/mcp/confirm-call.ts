@@ -106,7 +106,7 @@ export async function confirmCall(
   request: ConfirmationRequest,
 ): Promise<ConfirmationDecision> {
   const { operation, channel } = request;
-  // A caller the operation refuses anyway is answered by the operation itself (UNAUTHORIZED).
+  // A caller the operation refuses anyway is answered by the operation itself (UNAUTHORIZED, FORBIDDEN).
   if (!operation.confirm || !request.mayCall) return { kind: 'proceed' };
   const callHash = createHash('sha256')
     .update(canonicalJson([request.principal, operation.toolName, request.variables]))

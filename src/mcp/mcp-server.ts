@@ -22,6 +22,7 @@ import {
   type AuthInfo,
   type CallToolResult,
   type ClientCapabilities,
+  type InputRequiredResult,
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
@@ -165,6 +166,76 @@ function readerOf(ctx: ServerContext, deps: McpServerDependencies) {
   };
 }
 
+/** One tools/call as our handler sees it, from the SDK's context or from the lean path's own reading. */
+export interface ToolCallRequest {
+  params: {
+    name: string;
+    arguments?: Record<string, unknown>;
+    _meta?: { progressToken?: string | number; [key: string]: unknown };
+  };
+  /** The JSON-RPC id (audit lines carry it). */
+  id: string | number;
+  authInfo: AuthInfo | undefined;
+  sessionId?: string;
+  /** Aborts the call: the client cancelled or went away. */
+  signal: AbortSignal;
+  /** How the client can be asked to confirm (confirm-call.ts). */
+  confirmation: ConfirmationChannel;
+  /** Sends a notifications/progress message (only asked for when the call has a progressToken). */
+  notify?: (notification: {
+    method: 'notifications/progress';
+    params: Record<string, unknown>;
+  }) => Promise<void>;
+}
+
+/**
+ * Answers a tools/call: an unknown tool is the protocol error -32602 (SPEC section 6, never an isError
+ * result); every other outcome is the tool's result, or the input-required question of a 2026-07-28
+ * confirmation. The SDK's handler and the lean path (direct-tool-call.ts) both call this, so the two
+ * cannot differ in what a call does.
+ */
+export async function callCuratedTool(
+  deps: McpServerDependencies,
+  call: ToolCallRequest,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { params, authInfo } = call;
+  // Looked up in the whole catalogue, whatever the caller's list shows.
+  const operation = deps.catalogue.current().byName.get(params.name);
+  if (!operation) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Unknown tool: ${params.name}. Call tools/list for the available tools.`,
+    );
+  }
+  const progressToken = params._meta?.progressToken;
+  const requestId = String(call.id);
+  const { notify } = call;
+  const { result } = await deps.runTool({
+    operation,
+    args: params.arguments ?? {},
+    viewer: identityOf(authInfo),
+    clientAddress: clientAddressOf(authInfo),
+    signal: call.signal,
+    requestId,
+    // The HTTP request's logger carries its requestId, so audit lines join the access line.
+    logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
+      mcpRequestId: requestId,
+      sessionId: call.sessionId ?? sessionIdOf(authInfo),
+    }),
+    metaIdempotencyKey: params._meta?.[IDEMPOTENCY_KEY_META],
+    confirmation: call.confirmation,
+    sendProgress:
+      progressToken === undefined || !notify
+        ? undefined
+        : (progress, total, message) =>
+            notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
+            }),
+  });
+  return result;
+}
+
 export function createMcpServer(deps: McpServerDependencies, options: McpServerOptions = {}): McpServer {
   const { requestSignal, era = 'legacy' } = options;
   const listTtlMs = deps.catalogue.watching ? WATCHED_LIST_TTL_MS : LIST_TTL_MS;
@@ -229,48 +300,21 @@ export function createMcpServer(deps: McpServerDependencies, options: McpServerO
   );
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    // Looked up in the whole catalogue, whatever the caller's list shows.
-    const operation = deps.catalogue.current().byName.get(request.params.name);
-    if (!operation) {
-      // A protocol error, not a tool result (SPEC section 6).
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`,
-      );
-    }
-    const progressToken = request.params._meta?.progressToken;
-    const reader = readerOf(ctx, deps);
-    const requestId = String(ctx.mcpReq.id);
-    const authInfo = ctx.http?.authInfo;
     // A 2025 stateless cancellation arrives on a request of its own, through requestSignal; a 2026
     // client cancels by closing its request, which aborts ctx.mcpReq.signal.
     const cancellation = linkSignals(ctx.mcpReq.signal, ...(requestSignal ? [requestSignal] : []));
-    const { outcome: _outcome, ...result } = await deps
-      .runTool({
-        operation,
-        args: request.params.arguments ?? {},
-        ...reader,
-        signal: cancellation.signal,
-        requestId,
-        // The HTTP request's logger carries its requestId, so audit lines join the access line.
-        logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
-          mcpRequestId: requestId,
-          sessionId: ctx.sessionId ?? sessionIdOf(authInfo),
-        }),
-        metaIdempotencyKey: request.params._meta?.[IDEMPOTENCY_KEY_META],
-        confirmation: confirmationChannel(era, ctx),
-        sendProgress:
-          progressToken === undefined
-            ? undefined
-            : (progress, total, message) =>
-                ctx.mcpReq.notify({
-                  method: 'notifications/progress',
-                  params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message },
-                }),
-      })
-      .finally(() => cancellation.release());
+    const result = await callCuratedTool(deps, {
+      params: request.params,
+      id: ctx.mcpReq.id,
+      authInfo: ctx.http?.authInfo,
+      sessionId: ctx.sessionId,
+      signal: cancellation.signal,
+      confirmation: confirmationChannel(era, ctx),
+      notify: (notification) => ctx.mcpReq.notify(notification),
+    }).finally(() => cancellation.release());
     if (isInputRequiredResult(result)) return result as unknown as CallToolResult;
-    return server.projectCallToolResult(result as CallToolResult, operation.tool.outputSchema);
+    const operation = deps.catalogue.current().byName.get(request.params.name);
+    return server.projectCallToolResult(result as CallToolResult, operation?.tool.outputSchema);
   });
 
   return mcp;

@@ -42,11 +42,40 @@ function envelope(data: unknown, errors: ToolError[], isError: boolean, text?: s
   };
 }
 
+/**
+ * Mappings of shared results (the result cache's, which are frozen and served to many callers): mapped
+ * and serialized once, not on every call that is served one.
+ */
+const sharedMappings = new WeakMap<ExecutionResult, { mappedBy: unknown[]; mapped: CallToolResult }>();
+const sharedToolResults = new WeakSet<CallToolResult>();
+
+/** Whether this tool result is the one mapping of a shared result (its serialization can be kept too). */
+export function isSharedToolResult(result: CallToolResult): boolean {
+  return sharedToolResults.has(result);
+}
+
 export function toCallToolResult(
   result: ExecutionResult,
   rootKey: string,
   allowPartialData: boolean,
   renderText?: (data: unknown) => string,
+): CallToolResult {
+  if (!Object.isFrozen(result)) return mapResult(result, rootKey, allowPartialData, renderText);
+  // Kept per mapping: a reloaded operation may map the same shared result differently.
+  const mappedBy = [rootKey, allowPartialData, renderText];
+  const kept = sharedMappings.get(result);
+  if (kept && kept.mappedBy.every((part, index) => part === mappedBy[index])) return kept.mapped;
+  const mapped = mapResult(result, rootKey, allowPartialData, renderText);
+  sharedMappings.set(result, { mappedBy, mapped });
+  sharedToolResults.add(mapped);
+  return mapped;
+}
+
+function mapResult(
+  result: ExecutionResult,
+  rootKey: string,
+  allowPartialData: boolean,
+  renderText: ((data: unknown) => string) | undefined,
 ): CallToolResult {
   const data = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] ?? null;
   const errors = (result.errors ?? []).map(toToolError);

@@ -32,7 +32,7 @@ export function traceToolRunner({ tracer, contextManager }: SpanKit, runTool: To
       const outcome = await contextManager.with(trace.setSpan(parent, span), runTool, undefined, call);
       span.setAttribute('moviedb.outcome', outcome.outcome);
       // A tool result with isError is a failed call: `tool_error` per the MCP conventions.
-      if (outcome.isError) {
+      if ('isError' in outcome.result && outcome.result.isError) {
         span.setAttribute('error.type', 'tool_error');
         span.setStatus({ code: SpanStatusCode.ERROR });
       }

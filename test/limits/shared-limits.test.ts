@@ -1,6 +1,6 @@
 /**
  * Rate limits shared through Redis (REDIS_URL), through the front door: two server instances using one
- * Redis enforce one count; with Redis unreachable each keeps answering promptly and counts on its own,
+ * Redis enforce one count, and a write on one clears the other's result cache; with Redis unreachable each keeps answering promptly and counts on its own,
  * /readyz says so and stays 200, and shared counting resumes once Redis is back. Uses the machine's
  * Redis (TEST_REDIS_URL, else 127.0.0.1:6379) under a key prefix unique to this run, deleted afterwards;
  * skipped when no Redis answers, unless TEST_REDIS_URL is set or CI=true, where that fails.
@@ -87,6 +87,29 @@ describe.skipIf(!available).each(dialects)('rate limits shared through Redis on 
       statuses.push((await post(server, ME, {}, tokens.get(server))).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it('a write on one instance clears the result cache of the other', async () => {
+    const [a, b] = await twoReplicas({});
+    const lookups = async () => {
+      const text = await (await fetch(`${b.url}/metrics`)).text();
+      const count = (name: string) => Number(new RegExp(`${name} (\\d+)`).exec(text)?.[1] ?? 0);
+      return {
+        hit: count('moviedb_result_cache_lookups_total\\{result="hit"\\}'),
+        remote: count('moviedb_result_cache_invalidations_total\\{origin="remote"\\}'),
+      };
+    };
+    const read = () => b.graphql('{ movie(id: "4") { title } }');
+    await expect
+      .poll(async () => (await read(), (await lookups()).hit), { timeout: 5000 })
+      .toBeGreaterThan(0);
+    const cached = await lookups();
+    const { token } = await a.newUser();
+    await a.graphql('mutation { addToWatchlist(subject: { movieId: "4" }) { id } }', {}, token);
+    await expect.poll(async () => (await lookups()).remote, { timeout: 5000 }).toBeGreaterThan(cached.remote);
+    await read();
+    // The first read after the invalidation is executed again, not served from the cache.
+    expect((await lookups()).hit).toBe(cached.hit);
   });
 
   it('login failures for one account are counted across both instances', async () => {

@@ -1,0 +1,231 @@
+/**
+ * The result cache: results of public reads that are the same for every caller, shared between
+ * callers, keyed by document, operation and variables. Which reads qualify is the schema's to say: every
+ * root field of the query carries @sharedResult (and its `unlessTrue` argument is not true), and no
+ * field it reaches has an @auth role or @selfOrAdmin (those depend on who asks). A caller whose token
+ * lacks a scope the document needs is never served from it (it must get its FORBIDDEN), and anonymous
+ * callers are not asked for scopes, so anyone served from the cache would have got the same answer.
+ * Only results without errors are kept.
+ *
+ * Every executed mutation clears it (the simplest invalidation that is always right), here and, through
+ * `onInvalidate`, on the other replicas (src/limits/shared-invalidation.ts); a result computed while a
+ * write happened is not kept (a generation counter), so a read that raced a write cannot put stale data
+ * back. Entries also expire after `ttlMs`, which bounds staleness where another replica's write cannot
+ * reach this one. Bounded by the size of the results it holds (lru-cache).
+ */
+import { getDirective } from '@graphql-tools/utils';
+import {
+  getNamedType,
+  getOperationAST,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValueNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { Identity } from '../auth/identity.js';
+import { authRuleOf, missingScopes } from './auth-directives.js';
+
+export interface ResultCacheOptions {
+  /** Upper bound on the (JSON) size of the results kept, in bytes. */
+  maxBytes: number;
+  /** How long a result may be served after it was computed. */
+  ttlMs: number;
+  /** Observes every lookup of a shareable read (metrics: hit rate). */
+  onLookup?: (hit: boolean) => void;
+}
+
+export interface ResultCache {
+  /** The key this execution's result is shared under; undefined when it is not a shareable read. */
+  keyOf(
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    variables: Record<string, unknown> | null | undefined,
+    viewer: Identity | null,
+  ): string | undefined;
+  get(key: string): ExecutionResult | undefined;
+  /** Taken before executing: `set` keeps a result only if no write happened since. */
+  generation(): number;
+  set(key: string, result: ExecutionResult, generation: number): void;
+  /** A write happened (here, or on another replica when `announce` is false): forget everything. */
+  invalidate(announce?: boolean): void;
+  /** Told of every local invalidation (to pass it on to the other replicas). */
+  onInvalidate(listener: () => void): void;
+}
+
+/** What makes a shareable document's result its caller's own after all: an argument that is true. */
+interface PersonalArgument {
+  value: ValueNode | undefined;
+  schemaDefault: unknown;
+}
+
+interface Shareability {
+  /** Scopes a signed-in caller's token must carry (else the answer would be FORBIDDEN, not shared). */
+  scopes: readonly string[];
+  personal: readonly PersonalArgument[];
+  variables: ReadonlyMap<string, VariableDefinitionNode>;
+}
+
+/** Variables longer than this (as JSON) make a key not worth keeping: such reads are not shared. */
+const MAX_VARIABLES_KEY = 4096;
+
+type FieldRule = { personal: boolean; shared: boolean; unlessTrue?: string; scopes: readonly string[] };
+
+export function createResultCache(schema: GraphQLSchema, options: ResultCacheOptions): ResultCache {
+  const entries = new LRUCache<string, ExecutionResult>({
+    maxSize: options.maxBytes,
+    sizeCalculation: (result) => Math.max(1, JSON.stringify(result.data ?? null).length),
+    ttl: options.ttlMs,
+  });
+  const listeners: (() => void)[] = [];
+  let generation = 0;
+  const rules = new Map<GraphQLField<unknown, unknown>, FieldRule>();
+  const analysed = new WeakMap<DocumentNode, Map<string, Shareability | null>>();
+  const documentIds = new WeakMap<DocumentNode, number>();
+  let nextDocumentId = 0;
+  const queryType = schema.getQueryType();
+
+  function ruleOf(field: GraphQLField<unknown, unknown>): FieldRule {
+    let rule = rules.get(field);
+    if (!rule) {
+      const auth = authRuleOf(schema, field);
+      const shared = getDirective(schema, field, 'sharedResult')?.[0];
+      rule = {
+        personal: auth?.requires !== undefined || getDirective(schema, field, 'selfOrAdmin') !== undefined,
+        shared: shared !== undefined,
+        unlessTrue: (shared?.unlessTrue as string | null | undefined) ?? undefined,
+        scopes: auth?.scopes ?? [],
+      };
+      rules.set(field, rule);
+    }
+    return rule;
+  }
+
+  /** Walks the operation once (each fragment once): null when some field makes it the caller's own. */
+  function analyse(document: DocumentNode, operationName: string | null | undefined): Shareability | null {
+    const operation = getOperationAST(document, operationName);
+    if (!operation || operation.operation !== 'query' || !queryType) return null;
+    const fragments = new Map(
+      document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((d) => [d.name.value, d]),
+    );
+    const scopes = new Set<string>();
+    const personal: PersonalArgument[] = [];
+    const visited = new Set<string>();
+
+    const walk = (selectionSet: SelectionSetNode, parent: GraphQLNamedType): boolean => {
+      for (const selection of selectionSet.selections) {
+        if (selection.kind === Kind.FRAGMENT_SPREAD) {
+          const fragment = fragments.get(selection.name.value);
+          if (!fragment) return false;
+          if (visited.has(fragment.name.value)) continue;
+          visited.add(fragment.name.value);
+          const type = schema.getType(fragment.typeCondition.name.value);
+          if (!type || !walk(fragment.selectionSet, type)) return false;
+          continue;
+        }
+        if (selection.kind === Kind.INLINE_FRAGMENT) {
+          const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+          if (!type || !walk(selection.selectionSet, type)) return false;
+          continue;
+        }
+        const name = selection.name.value;
+        if (name === '__typename') continue;
+        // A union has no fields of its own; introspection fields (__schema, __type) are not in getFields.
+        if (!isObjectType(parent) && !isInterfaceType(parent)) return false;
+        const field = parent.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
+        if (!field) return false;
+        const rule = ruleOf(field);
+        if (rule.personal || (parent === queryType && !rule.shared)) return false;
+        rule.scopes.forEach((scope) => scopes.add(scope));
+        if (parent === queryType && rule.unlessTrue !== undefined) {
+          const argument = field.args.find((a) => a.name === rule.unlessTrue);
+          personal.push({
+            value: selection.arguments?.find((a) => a.name.value === rule.unlessTrue)?.value,
+            schemaDefault: argument?.defaultValue,
+          });
+        }
+        if (selection.selectionSet && !walk(selection.selectionSet, getNamedType(field.type))) return false;
+      }
+      return true;
+    };
+
+    if (!walk(operation.selectionSet, queryType)) return null;
+    const variables = new Map(
+      (operation.variableDefinitions ?? []).map((definition) => [definition.variable.name.value, definition]),
+    );
+    return { scopes: [...scopes], personal, variables };
+  }
+
+  function shareabilityOf(document: DocumentNode, operationName: string | null | undefined) {
+    let byName = analysed.get(document);
+    if (!byName) analysed.set(document, (byName = new Map()));
+    const name = operationName ?? '';
+    if (!byName.has(name)) byName.set(name, analyse(document, operationName));
+    return byName.get(name)!;
+  }
+
+  /** Whether a personal argument is true in this request (a literal, a variable, or a default). */
+  function isTrue(
+    argument: PersonalArgument,
+    shareability: Shareability,
+    variables: Record<string, unknown> | null | undefined,
+  ): boolean {
+    const { value } = argument;
+    if (value === undefined) return argument.schemaDefault === true;
+    if (value.kind === Kind.BOOLEAN) return value.value;
+    if (value.kind !== Kind.VARIABLE) return true;
+    const given = variables?.[value.name.value];
+    if (given !== undefined) return given === true || (given === null && argument.schemaDefault === true);
+    const fallback = shareability.variables.get(value.name.value)?.defaultValue;
+    if (fallback === undefined) return argument.schemaDefault === true;
+    return fallback.kind !== Kind.BOOLEAN || fallback.value;
+  }
+
+  return {
+    keyOf(document, operationName, variables, viewer) {
+      const shareability = shareabilityOf(document, operationName);
+      if (!shareability) return undefined;
+      if (missingScopes(viewer, shareability.scopes).length > 0) return undefined;
+      if (shareability.personal.some((argument) => isTrue(argument, shareability, variables)))
+        return undefined;
+      let variablesKey: string;
+      try {
+        variablesKey = JSON.stringify(variables ?? {});
+      } catch {
+        // Nested too deep to serialize (coercion will refuse them anyway): nothing to share.
+        return undefined;
+      }
+      if (variablesKey.length > MAX_VARIABLES_KEY) return undefined;
+      let id = documentIds.get(document);
+      if (id === undefined) documentIds.set(document, (id = nextDocumentId++));
+      return `${id}\u0000${operationName ?? ''}\u0000${variablesKey}`;
+    },
+    get(key) {
+      const hit = entries.get(key);
+      options.onLookup?.(hit !== undefined);
+      return hit;
+    },
+    generation: () => generation,
+    set(key, result, since) {
+      if (since === generation && !result.errors) entries.set(key, Object.freeze(result));
+    },
+    invalidate(announce = true) {
+      generation += 1;
+      entries.clear();
+      if (announce) for (const listener of listeners) listener();
+    },
+    onInvalidate(listener) {
+      listeners.push(listener);
+    },
+  };
+}

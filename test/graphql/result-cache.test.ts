@@ -1,0 +1,127 @@
+/**
+ * The result cache of shared public reads (src/graphql/result-cache.ts), through the front door: a
+ * public read is served from it (the /metrics hit counter says so) with the same answer, on /graphql and
+ * through a tool; every write clears it, so the next read shows the change; nothing that depends on the
+ * caller (an @selfOrAdmin field, a personal argument, the watch list) is ever shared; RESULT_CACHE_MB=0
+ * turns it off.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, connectClient } from '../helpers/mcp.js';
+import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+
+/** The result cache's lookup counters on /metrics. */
+async function lookups(server: TestServer): Promise<{ hit: number; miss: number }> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const count = (result: string) =>
+    Number(
+      new RegExp(`moviedb_result_cache_lookups_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0,
+    );
+  return { hit: count('hit'), miss: count('miss') };
+}
+
+const SUMMARY = 'query ($id: ID!) { summarizeMovieReviews(movieId: $id) { reviewCount averageScore } }';
+const REVIEW = 'mutation ($input: CreateReviewInput!) { createReview(input: $input) { id } }';
+const EMAILS = '{ movie(id: "1") { reviews { user { username email } } } }';
+const RECOMMEND = 'query ($x: Boolean) { recommendMoviesForMood(mood: HORROR, excludeWatched: $x) { id } }';
+
+describe.each(dialects)('the result cache (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.stop());
+
+  it('serves a repeated public read from the cache with the same answer', async () => {
+    const query = '{ movie(id: "2") { title directors { name } } }';
+    const first = await server.graphql(query);
+    const before = await lookups(server);
+    const second = await server.graphql(query);
+    const after = await lookups(server);
+    expect(second.body).toEqual(first.body);
+    expect(after.hit).toBe(before.hit + 1);
+  });
+
+  it('a write clears it: the next read shows the change, on /graphql and through a tool', async () => {
+    const read = async () =>
+      (await server.graphql<{ summarizeMovieReviews: { reviewCount: number } }>(SUMMARY, { id: '3' })).body
+        .data!.summarizeMovieReviews.reviewCount;
+    const client = await connectClient(server.url);
+    const tool = async () =>
+      (await callTool<{ reviewCount: number }>(client, 'summarizeMovieReviews', { movieId: '3' }))
+        .structuredContent.data.reviewCount;
+    try {
+      const count = await read();
+      expect(await read()).toBe(count);
+      expect(await tool()).toBe(count);
+      expect(await tool()).toBe(count);
+      const { token } = await server.newUser();
+      const written = await server.graphql(REVIEW, { input: { subject: { movieId: '3' }, score: 7 } }, token);
+      expect(written.body.errors).toBeUndefined();
+      expect(await read()).toBe(count + 1);
+      expect(await tool()).toBe(count + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('never shares an @selfOrAdmin field: what an admin sees is not what anyone else is served', async () => {
+    const admin = await server.login('admin', 'admin123');
+    const asAdmin = await server.graphql<{ movie: { reviews: { user: { email: string | null } }[] } }>(
+      EMAILS,
+      {},
+      admin,
+    );
+    expect(asAdmin.body.errors).toBeUndefined();
+    expect(asAdmin.body.data!.movie.reviews[0]!.user.email).toEqual(expect.any(String));
+    for (let i = 0; i < 2; i += 1) {
+      const anonymous = await server.graphql<{ movie: { reviews: { user: { email: string | null } }[] } }>(
+        EMAILS,
+      );
+      expect(anonymous.body.data!.movie.reviews.every((review) => review.user.email === null)).toBe(true);
+      expect(anonymous.body.errors?.[0]?.extensions?.classification).toBe('FORBIDDEN');
+    }
+  });
+
+  it('never shares a personal argument: excludeWatched leaves out only the caller’s own watched movies', async () => {
+    const { token } = await server.newUser();
+    const added = await server.graphql<{ addToWatchlist: { id: string } }>(
+      'mutation { addToWatchlist(subject: { movieId: "49" }, status: WATCHED) { id } }',
+      {},
+      token,
+    );
+    expect(added.body.errors).toBeUndefined();
+    const ids = async (variables: Record<string, unknown>, bearer?: string) =>
+      (
+        await server.graphql<{ recommendMoviesForMood: { id: string }[] }>(RECOMMEND, variables, bearer)
+      ).body.data!.recommendMoviesForMood.map((movie) => movie.id);
+    for (let i = 0; i < 2; i += 1) {
+      expect(await ids({ x: true })).toContain('49');
+      expect(await ids({ x: true }, token)).not.toContain('49');
+      expect(await ids({ x: false }, token)).toContain('49');
+    }
+  });
+
+  it('never shares a per-viewer read: two users each get their own watch list', async () => {
+    const [a, b] = [await server.newUser(), await server.newUser()];
+    await server.graphql('mutation { addToWatchlist(subject: { movieId: "5" }) { id } }', {}, a.token);
+    const list = async (token: string) =>
+      (await server.graphql<{ watchlist: unknown[] }>('{ watchlist { id } }', {}, token)).body.data!
+        .watchlist;
+    expect(await list(a.token)).toHaveLength(1);
+    expect(await list(b.token)).toHaveLength(0);
+    expect(await list(a.token)).toHaveLength(1);
+  });
+});
+
+describe('RESULT_CACHE_MB=0', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { RESULT_CACHE_MB: '0' } });
+  });
+  afterAll(() => server.stop());
+
+  it('turns the cache off: nothing is looked up', async () => {
+    for (let i = 0; i < 3; i += 1) await server.graphql('{ movie(id: "2") { title } }');
+    expect(await lookups(server)).toEqual({ hit: 0, miss: 0 });
+  });
+});
