@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './tables.js';
+import { withOwnSchemaIntrospection } from './own-schema-introspection.js';
 import { createMigrationProvider } from './migrations.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -43,9 +44,12 @@ export interface DatabaseHandle {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.url && options.statementTimeoutMs) {
-    // Migrations and the first seed may run longer than any request may: they get a connection of their
-    // own, without the request timeouts, before the pool that serves requests opens.
+  // Migrations and the first seed may run longer than any request may: they get a connection of their
+  // own, without the request timeouts, before the pool that serves requests opens. That pool then does
+  // not migrate again: taking the migration lock (one for the whole database) under a statement timeout
+  // failed the start whenever another process was migrating.
+  const migrateFirst = Boolean(options.url && options.statementTimeoutMs);
+  if (migrateFirst) {
     const migration = await openDatabase({ ...options, statementTimeoutMs: undefined, poolSize: 1 });
     await migration.close();
   }
@@ -58,7 +62,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ...(onQuery ? { log: (event) => onQuery(event.query.sql, event.query.parameters) } : {}),
   });
   try {
-    await migrate(db, dialect, options.seedFile, options.url ? (options.schema ?? 'public') : undefined);
+    if (!migrateFirst) {
+      await migrate(db, dialect, options.seedFile, options.url ? (options.schema ?? 'public') : undefined);
+    }
   } catch (error) {
     await db.destroy();
     throw error;
@@ -164,7 +170,7 @@ async function migrate(
   migrationSchema: string | undefined,
 ): Promise<void> {
   const migrator = new Migrator({
-    db,
+    db: migrationSchema ? withOwnSchemaIntrospection(db, migrationSchema) : db,
     provider: createMigrationProvider(dialect, seedFile),
     ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
   });
