@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './tables.js';
+import { withOwnSchemaIntrospection } from './own-schema-introspection.js';
 import { createMigrationProvider } from './migrations.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -179,16 +180,11 @@ async function migrate(
   migrationSchema: string | undefined,
 ): Promise<void> {
   const migrator = new Migrator({
-    db,
+    db: migrationSchema ? withOwnSchemaIntrospection(db, migrationSchema) : db,
     provider: createMigrationProvider(dialect, seedFile),
     ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
   });
-  let { error, results } = await migrator.migrateToLatest();
-  // kysely looks for its bookkeeping table across every schema of the database; another schema dropped
-  // in that instant (another deployment's, or a test's) fails the lookup though nothing of ours is wrong.
-  for (let attempt = 1; attempt < 3 && isOtherSchemaGone(error, migrationSchema); attempt += 1) {
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     // The cause is kept so a start-up report can say why (ECONNREFUSED, a wrong password, …).
@@ -199,8 +195,3 @@ async function migrate(
   }
 }
 
-/** PostgreSQL's invalid_schema_name (3F000) about a schema that is not ours. */
-function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '3F000' && typeof message === 'string' && !message.includes(`"${ours}"`);
-}

@@ -10,6 +10,7 @@ import {
   seedLargeCatalogue,
   type LargeCatalogueSize,
 } from '../../src/store/large-catalogue.js';
+import { extractThemes, THEME_SAMPLE_SIZE } from '../../src/domain/review-summary.js';
 import type { Database } from '../../src/store/tables.js';
 import { GENRES } from '../../src/store/tables.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
@@ -69,6 +70,30 @@ describe.each(dialects)('npm run seed:large on %s', (dialect) => {
       title: 'The Shawshank Redemption',
       reviewCount: SIZE.movieOneReviews + seedReviewsOfOne,
     });
+  });
+
+  it('summarizes movie 1 from SQL: exact count and average over every review, themes from the newest comments', async () => {
+    const db = server.store.handle.db;
+    const all = await db
+      .selectFrom('reviews')
+      .select(['score', 'comment'])
+      .where('movie_id', '=', 1)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const response = await server.graphql<{
+      summarizeMovieReviews: { reviewCount: number; averageScore: number; themes: string[] };
+    }>('{ summarizeMovieReviews(movieId: "1") { reviewCount averageScore themes } }');
+    const summary = response.body.data!.summarizeMovieReviews;
+    expect(summary.reviewCount).toBe(all.length);
+    expect(summary.averageScore).toBe(all.reduce((sum, r) => sum + r.score, 0) / all.length);
+    const newest = extractThemes(
+      all
+        .map((r) => r.comment)
+        .filter((comment) => comment !== null)
+        .slice(0, THEME_SAMPLE_SIZE),
+    );
+    expect(summary.themes).toEqual(newest);
   });
 
   it('generates rows the schema accepts: genres, years, ratings, runtimes and titles within bounds', async () => {

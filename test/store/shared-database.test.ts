@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.js';
+
+const url = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!url)('a PostgreSQL database shared with others', () => {
+  it('migrates while other schemas of the database are created and dropped all the time', async () => {
+    const prefix = `churn_${randomBytes(4).toString('hex')}`;
+    let stop = false;
+    // Another user of the database, busy creating and dropping schemas of its own.
+    const churn = async (worker: number) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      for (let i = 0; !stop; i++) {
+        const schema = `${prefix}_${worker}_${i}`;
+        await client.query(`create schema ${schema}; create table ${schema}.t (id serial, a int, b int)`);
+        await client.query(`drop schema ${schema} cascade`);
+      }
+      await client.end();
+    };
+    const churning = [churn(1), churn(2)];
+    const ours = `test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      for (let start = 0; start < 4; start++) {
+        await admin.query(`drop schema if exists ${ours} cascade`);
+        const handle = await openDatabase({
+          url,
+          schema: ours,
+          poolSize: 1,
+          dataDir: '.',
+          seedFile: path.resolve('seed/moviedb-seed.json'),
+        });
+        await handle.close();
+      }
+    } finally {
+      stop = true;
+      await Promise.all(churning);
+      await admin.query(`drop schema if exists ${ours} cascade`);
+      await admin.end();
+    }
+    expect(stop).toBe(true);
+  });
+});
