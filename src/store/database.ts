@@ -194,4 +194,3 @@ async function migrate(
     );
   }
 }
-
