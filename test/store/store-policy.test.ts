@@ -35,6 +35,8 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
       GRAPHQL_TIMEOUT_MS: String(TIMEOUT_MS),
       // The concurrent callers are anonymous sessions from one address: more than its default cap.
       MCP_MAX_SESSIONS_PER_ADDRESS: '50',
+      // Every read must reach the store here: a shared result served from the cache would not.
+      RESULT_CACHE_MB: '0',
     });
     client = await connectClient(env.server.url);
   });
