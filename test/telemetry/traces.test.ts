@@ -91,8 +91,9 @@ describe.each(dialects)('traces (%s)', (dialect) => {
     });
   });
   afterAll(async () => {
-    await server.stop();
-    await receiver.close();
+    // A server that failed to start leaves nothing to stop; its own error is the one to read.
+    await server?.stop();
+    await receiver?.close();
   });
 
   /**
