@@ -8,7 +8,7 @@
  * Redis (the in-process event store). Calls are held slow by stalling a PostgreSQL proxy, so those cases
  * need TEST_DATABASE_URL as well.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
+import { spawnCli, waitForLine } from '../helpers/cli.js';
 import { MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { modernRequest } from '../helpers/mcp-modern.js';
 import { databaseUrl, startProxiedServer, type ProxiedServer } from '../helpers/proxied-server.js';
@@ -331,9 +332,8 @@ describe.skipIf(!available || !databaseUrl)('calls of a shared session held slow
     const database = new URL(databaseUrl!);
     database.hostname = '127.0.0.1';
     database.port = String(proxy.port);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawnCli([], {
       env: {
-        PATH: process.env.PATH,
         NODE_ENV: 'test',
         HOST: '127.0.0.1',
         PORT: '0',
@@ -345,7 +345,6 @@ describe.skipIf(!available || !databaseUrl)('calls of a shared session held slow
         DATABASE_SCHEMA: schema,
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
     });
     cleanups.push(async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -355,16 +354,8 @@ describe.skipIf(!available || !databaseUrl)('calls of a shared session held slow
       await client.query(`drop schema if exists "${schema}" cascade`);
       await client.end();
     });
-    const url = await new Promise<string>((resolve, reject) => {
-      let buffered = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const port = /"port":(\d+).*"msg":"listening"/.exec(buffered)?.[1];
-        if (port) resolve(`http://127.0.0.1:${port}`);
-      });
-      child.once('exit', (code) => reject(new Error(`replica exited with ${code} before listening`)));
-    });
-    return { url, child };
+    const listening = await waitForLine(child, /"msg":"listening"/);
+    return { url: `http://127.0.0.1:${/"port":(\d+)/.exec(listening)![1]}`, child };
   }
 
   it('a call whose replica is killed (SIGKILL) mid-call: its stream resumed on B answers UNAVAILABLE once the lease lapses (never hangs), the session goes on through B, and a later resume is told the stream is complete', async () => {
