@@ -4,6 +4,9 @@
  * caller answers a call exactly as it does when listed (MCP_TOOLS_VISIBILITY=all), never "unknown
  * tool"; a per-caller list is never cacheable across callers.
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +20,19 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const PUBLIC_URL = 'http://mcp.test';
 const AUDIENCE = `${PUBLIC_URL}/mcp`;
 const fixture = (name: string) => new URL(`../fixtures/${name}`, import.meta.url).pathname;
+const PROJECT_OPERATIONS = new URL('../../operations', import.meta.url).pathname;
+
+/**
+ * A catalogue of the project's own getMovie (public) and myWatchlist (signed in) beside an
+ * administrators' tool (test/fixtures/operations-roles), in a scratch folder.
+ */
+function rolesCatalogue(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'moviedb-roles-'));
+  cpSync(fixture('operations-roles'), dir, { recursive: true });
+  for (const file of ['GetMovie.graphql', 'MyWatchlist.graphql'])
+    cpSync(path.join(PROJECT_OPERATIONS, file), path.join(dir, file));
+  return dir;
+}
 
 const PUBLIC_TOOLS = ['getMovie', 'recommendMoviesForMood', 'searchMovies', 'summarizeMovieReviews'];
 const ALL_TOOLS = [
@@ -163,12 +179,16 @@ describe('tools/list per caller, with the project catalogue', () => {
 describe('tools/list per caller, with a tool for administrators', () => {
   let byCaller: TestServer;
   let showAll: TestServer;
+  const operationsDir = rolesCatalogue();
   beforeAll(async () => {
-    const env = { OPERATIONS_DIR: fixture('operations-roles') };
+    const env = { OPERATIONS_DIR: operationsDir };
     byCaller = await startTestServer('sqlite', { env });
     showAll = await startTestServer('sqlite', { env: { ...env, MCP_TOOLS_VISIBILITY: 'all' } });
   });
-  afterAll(() => Promise.all([byCaller.stop(), showAll.stop()]));
+  afterAll(async () => {
+    await Promise.all([byCaller.stop(), showAll.stop()]);
+    rmSync(operationsDir, { recursive: true, force: true });
+  });
 
   it('anonymous callers see the public tool, users also theirs, administrators every tool', async () => {
     expect((await listedNames(byCaller.url)).modern).toEqual(['getMovie']);
