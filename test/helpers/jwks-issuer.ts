@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
+import { startTestServer, type TestDialect, type TestServer } from './server.js';
 
 export interface JwksIssuer {
   /** The issuer URL (`iss`); its JWKS is served at `${issuer}/jwks`. */
@@ -35,5 +36,31 @@ export async function startJwksIssuer(): Promise<JwksIssuer> {
         .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
         .sign(pair.privateKey),
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface ServerTrustingIssuer {
+  server: TestServer;
+  issuer: JwksIssuer;
+  /** Stops the server, then the issuer. */
+  stop(): Promise<void>;
+}
+
+/** A test server that also trusts a fresh local issuer (OAUTH_ISSUER, OAUTH_JWKS_URL), beside its own tokens. */
+export async function startServerTrustingIssuer(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+): Promise<ServerTrustingIssuer> {
+  const issuer = await startJwksIssuer();
+  const server = await startTestServer(dialect, {
+    env: { OAUTH_ISSUER: issuer.issuer, OAUTH_JWKS_URL: issuer.jwksUrl, ...env },
+  });
+  return {
+    server,
+    issuer,
+    stop: async () => {
+      await server.stop();
+      await issuer.close();
+    },
   };
 }

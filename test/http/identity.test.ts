@@ -1,6 +1,6 @@
 import { SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJwksIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
+import { startServerTrustingIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient } from '../helpers/mcp.js';
 import {
   TEST_AUDIENCE,
@@ -8,7 +8,6 @@ import {
   TEST_JWT_SECRET,
   classificationOf,
   dialects,
-  startTestServer,
   type TestServer,
 } from '../helpers/server.js';
 
@@ -26,16 +25,11 @@ describe.each(dialects)('identity: tokens name the account id, on /graphql and /
   let server: TestServer;
   let issuer: JwksIssuer;
 
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    issuer = await startJwksIssuer();
-    server = await startTestServer(dialect, {
-      env: { OAUTH_ISSUER: issuer.issuer, OAUTH_JWKS_URL: issuer.jwksUrl, PUBLIC_URL },
-    });
+    ({ server, issuer, stop } = await startServerTrustingIssuer(dialect, { PUBLIC_URL }));
   });
-  afterAll(async () => {
-    await server.stop();
-    await issuer.close();
-  });
+  afterAll(() => stop());
 
   const me = (token: string) =>
     server.graphql<{ me: { id: string; username: string } | null }>(

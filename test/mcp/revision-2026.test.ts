@@ -9,7 +9,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_TTL_MS } from '../../src/mcp/mcp-server.js';
-import { startJwksIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
+import { startServerTrustingIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient, type Envelope } from '../helpers/mcp.js';
 import { connectModernClient, MODERN, modernRequest } from '../helpers/mcp-modern.js';
@@ -345,16 +345,11 @@ describe.each(dialects)('MCP 2026-07-28 scope challenge with an external issuer 
   const PUBLIC_URL = 'http://mcp.test';
   let issuer: JwksIssuer;
   let server: TestServer;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    issuer = await startJwksIssuer();
-    server = await startTestServer(dialect, {
-      env: { OAUTH_ISSUER: issuer.issuer, OAUTH_JWKS_URL: issuer.jwksUrl, PUBLIC_URL },
-    });
+    ({ server, issuer, stop } = await startServerTrustingIssuer(dialect, { PUBLIC_URL }));
   });
-  afterAll(async () => {
-    await server.stop();
-    await issuer.close();
-  });
+  afterAll(() => stop());
 
   it('a token without the tool’s scope is HTTP 403 insufficient_scope, as for a 2025 session', async () => {
     const token = await issuer.sign(

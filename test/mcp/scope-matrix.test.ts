@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/auth/identity.js';
-import { startJwksIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
+import { startServerTrustingIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient } from '../helpers/mcp.js';
-import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { dialects, type TestServer } from '../helpers/server.js';
 
 const PUBLIC_URL = 'http://mcp.test';
 const AUDIENCE = `${PUBLIC_URL}/mcp`;
@@ -76,16 +76,11 @@ describe.each(dialects)('the scope matrix on /graphql and /mcp with an external 
   let server: TestServer;
   let subjects = 0;
 
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    issuer = await startJwksIssuer();
-    server = await startTestServer(dialect, {
-      env: { OAUTH_ISSUER: issuer.issuer, OAUTH_JWKS_URL: issuer.jwksUrl, PUBLIC_URL },
-    });
+    ({ server, issuer, stop } = await startServerTrustingIssuer(dialect, { PUBLIC_URL }));
   });
-  afterAll(async () => {
-    await server.stop();
-    await issuer.close();
-  });
+  afterAll(() => stop());
 
   /** A token of a fresh external subject holding exactly these scopes. */
   const tokenWith = (scopes: readonly string[]) =>
@@ -228,16 +223,14 @@ describe.each(dialects)('the scope matrix on /graphql and /mcp with an external 
 describe('the insufficient_scope challenge in stateless mode', () => {
   let issuer: JwksIssuer;
   let server: TestServer;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    issuer = await startJwksIssuer();
-    server = await startTestServer('sqlite', {
-      env: { OAUTH_ISSUER: issuer.issuer, OAUTH_JWKS_URL: issuer.jwksUrl, PUBLIC_URL, MCP_MODE: 'stateless' },
-    });
+    ({ server, issuer, stop } = await startServerTrustingIssuer('sqlite', {
+      PUBLIC_URL,
+      MCP_MODE: 'stateless',
+    }));
   });
-  afterAll(async () => {
-    await server.stop();
-    await issuer.close();
-  });
+  afterAll(() => stop());
 
   it('a tools/call without the scope is a 403 with the challenge; with it the call runs', async () => {
     const call = async (scope: string) =>
