@@ -5,13 +5,17 @@
  * - a 2026-07-28 client that declares elicitation gets the input-required flow: the first answer embeds
  *   an elicitation and a signed requestState; the client asks its user and retries with the answer.
  *   Stateless by design, so any replica can take the retry.
- * - every other client (2025 clients included, see below) gets two steps: the first answer is a
- *   BAD_REQUEST naming what would be acted on and carrying a short-lived confirmationToken; the second
- *   call, with that token and the same arguments, acts.
- * 2025 clients that declare elicitation are not sent elicitation/create: the answer to a server→client
- * request arrives on a later POST, and once sessions are served by a fresh server per request (and
- * replicas) nothing routes it back to the waiting call (the SDK's own shim says so: "per-request legacy
- * serving cannot receive server-to-client requests"), so they get the two steps.
+ * - a call of a 2025 session whose client declared elicitation (form; an empty capability means form) is
+ *   sent elicitation/create on its own stream and waits for the user's answer, which the client POSTs on
+ *   the session (session-elicitation.ts: sessions are served by a fresh server per request and by any
+ *   replica, so the question's id is ours and the answer is routed back through the shared state). Yes
+ *   acts; no, cancel, an error, no answer within MCP_ELICIT_TIMEOUT_SECONDS or the session's end act on
+ *   nothing (FORBIDDEN, `confirmation: declined | unanswered`). Such a call must be served on the SDK
+ *   path of a session, where the question can go out (`asksByElicitation`).
+ * - every other client (stateless 2025 calls, whose answer could come back on no session, and
+ *   clients without elicitation) gets two steps: the first answer is a BAD_REQUEST naming what would be
+ *   acted on and carrying a short-lived confirmationToken; the second call, with that token and the
+ *   same arguments, acts.
  *
  * Both the requestState and the token are HMAC-signed (the SDK's codec, keyed by a key derived from
  * JWT_SECRET, so every replica verifies what any replica issued), expire after 5 minutes and are bound
