@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
 import { callTool, MCP_HEADERS, type Envelope } from '../helpers/mcp.js';
 import { raw } from '../helpers/raw-http.js';
+import { messagesIn } from '../helpers/sse.js';
 import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from '../helpers/redis.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -189,15 +190,56 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
     expect(await entries()).toBe(1);
   });
 
-  it('only the session’s owner can answer: the same answer from another user, on its own or this session, does nothing', async () => {
-    const { client, transport, questions, items, entries } = await userWith();
+  it('a client that declares only URL elicitation (no form) gets the two-step token, and no question', async () => {
+    const { token } = await server.newUser();
+    const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
+    const post = (body: unknown, sessionId?: string) =>
+      raw(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { url: {} } },
+        clientInfo: { name: 'url-only', version: '1' },
+      },
+    });
+    const sessionId = opened.headers['mcp-session-id'] as string;
+    const call = (id: number, name: string, args: Record<string, unknown>) =>
+      post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, sessionId);
+    const added = messagesIn((await call(2, 'addToWatchlist', { subject: { movieId: '49' } })).body)[0] as {
+      result: { structuredContent: Envelope<{ id: string }> };
+    };
+    const asked = messagesIn(
+      (await call(3, 'removeFromWatchlist', { itemId: added.result.structuredContent.data.id })).body,
+    );
+    expect(asked.map((message) => message.method ?? 'response')).toEqual(['response']);
+    const result = (asked[0] as { result: { structuredContent: Envelope } }).result;
+    expect(result.structuredContent.errors[0]!.extensions).toHaveProperty('confirmationToken');
+  });
+
+  it('only the session’s owner can answer: the same answer from another user, on its own or this session, does nothing; a malformed one is a 400', async () => {
+    const { client, transport, token, questions, items, entries } = await userWith();
     const intruder = await server.newUser();
     const own = await elicitingClient(server.url, intruder.token);
     closers.push(() => own.client.close());
     const pending = remove(client, items[0]!);
     await expect.poll(() => questions.length).toBe(1);
     // The intruder knows the question's id (as if it had leaked).
-    const answerTo = (sessionId: string, token: string, id: unknown) =>
+    const answerTo = (
+      sessionId: string,
+      token: string,
+      id: unknown,
+      answer: Record<string, unknown> = { result: YES },
+    ) =>
       raw(`${server.url}/mcp`, {
         method: 'POST',
         headers: {
@@ -206,12 +248,20 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
           'mcp-session-id': sessionId,
           authorization: `Bearer ${token}`,
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id, result: YES }),
+        body: JSON.stringify({ jsonrpc: '2.0', id, ...answer }),
       });
     const { id } = questions[0]!;
     expect(id).toMatch(/^moviedb-elicit-[0-9a-f-]{36}$/);
     expect((await answerTo(transport.sessionId!, intruder.token, id)).status).toBe(404);
     expect((await answerTo(own.transport.sessionId!, intruder.token, id)).status).toBe(202);
+    // The owner's own malformed answer is refused, and the question still waits.
+    const both = await answerTo(transport.sessionId!, token, id, {
+      result: YES,
+      error: { code: 1, message: 'x' },
+    });
+    expect([both.status, (JSON.parse(both.body) as { error: { code: number } }).error.code]).toEqual([
+      400, -32600,
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await entries()).toBe(1);
     questions[0]!.answer({ action: 'decline' });
