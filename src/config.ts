@@ -105,6 +105,11 @@ const envSchema = z.object({
   /** How long a cut tools/call response stream of a 2025 session can be resumed (GET + Last-Event-ID). */
   MCP_RESUME_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /**
+   * How long a 2025 session's tools/call waits for its user's answer to a confirmation asked by
+   * elicitation; then it acts on nothing. As long as a two-step confirmationToken lives by default.
+   */
+  MCP_ELICIT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /**
    * `on`: a plain tools/call (stateless 2025 and 2026-07-28; no progressToken) is answered without the
    * SDK's transport round trip, with the same answer; `off`: every request goes through the SDK.
    */
@@ -267,6 +272,7 @@ export interface Config {
     maxSessions: number;
     sessionIdleMs: number;
     resumeWindowMs: number;
+    elicitationTimeoutMs: number;
     toolTimeoutMs: number;
     resultMaxChars: number;
     maxSessionsPerUser: number;
@@ -456,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSessions: e.MCP_MAX_SESSIONS,
       sessionIdleMs: e.MCP_SESSION_IDLE_SECONDS * 1000,
       resumeWindowMs: e.MCP_RESUME_WINDOW_SECONDS * 1000,
+      elicitationTimeoutMs: e.MCP_ELICIT_TIMEOUT_SECONDS * 1000,
       toolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS,
       resultMaxChars: e.MCP_RESULT_MAX_CHARS,
       // A per-principal cap above the global one would be no cap at all.

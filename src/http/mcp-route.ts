@@ -25,9 +25,11 @@ import {
 } from '../mcp/mcp-server.js';
 import { checkRequestParams, hasEnvelopeClaim, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { CallTransport } from '../mcp/call-transport.js';
+import { asksByElicitation } from '../mcp/confirm-call.js';
+import { createSessionElicitation, type Elicit } from '../mcp/session-elicitation.js';
 import { callKey } from '../shared-state/cancellation-bus.js';
 import { followStream, isResponseTo } from '../shared-state/event-store.js';
-import { principalOf, type SessionHold } from '../shared-state/session-store.js';
+import { principalOf, type SessionHold, type SessionRecord } from '../shared-state/session-store.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import { readBearer, type BearerOutcome } from './authenticate.js';
 import { carryRequestLocals } from './carry-request-locals.js';
@@ -53,7 +55,10 @@ export interface McpRouteOptions {
   bodyLimitBytes: number;
   verifier: BearerVerifier;
   server: McpServerDependencies;
-  /** 2025-era sessions, their resumable streams and cancellations: in this process, or in Redis. */
+  /**
+   * 2025-era sessions, their resumable streams, cancellations and answers to their questions: in this
+   * process, or in Redis.
+   */
   state: SharedState;
   oauthIssuer?: string;
 }
@@ -313,6 +318,26 @@ function isCancellation(message: JsonRpcMessage): boolean {
   return message.method === 'notifications/cancelled' && message.id === undefined;
 }
 
+/** A JSON-RPC response the client POSTs: its answer to a request of ours (elicitation/create). */
+function isClientResponse(message: JsonRpcMessage): boolean {
+  return message.method === undefined && ('result' in message || 'error' in message);
+}
+
+/** What is wrong with a response the client POSTed, if anything (JSON-RPC 2.0, section 5). */
+function responseProblem(
+  message: JsonRpcMessage & { result?: unknown; error?: unknown },
+): string | undefined {
+  if (message.jsonrpc !== '2.0') return 'a response must say "jsonrpc": "2.0"';
+  if ('result' in message && 'error' in message) return 'a response carries result or error, not both';
+  const { id } = message as { id?: unknown };
+  if (typeof id !== 'string' && typeof id !== 'number' && id !== null)
+    return 'a response names the request it answers by its id (a string or a number)';
+  const value = 'result' in message ? message.result : message.error;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `a response's ${'result' in message ? 'result' : 'error'} must be an object`;
+  return undefined;
+}
+
 /** Session state (Redis) failed: a clear, retryable refusal; never a local session the others cannot see. */
 function sessionStateUnavailable(res: Response, error: unknown): void {
   localsOf(res).logger.warn({ err: error }, 'MCP session state unavailable');
@@ -343,9 +368,13 @@ function carrySessionId(req: Request, sessionId: string): void {
  */
 function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalFor: PrincipalFor) {
   const { sessions, events, cancellations } = options.state;
+  const elicitation = createSessionElicitation(options.state.answers, options.mcp.elicitationTimeoutMs);
   /** The standalone GET stream of each session, on this replica (one at most, as the SDK allows). */
   const listening = new Map<string, Response>();
-  sessions.onClosed((id) => listening.get(id)?.end());
+  sessions.onClosed((id) => {
+    listening.get(id)?.end();
+    elicitation.endSession(id);
+  });
   // A reloaded catalogue (OPERATIONS_WATCH) is announced on the standalone streams this replica holds;
   // every replica watches its own files. 2026 clients re-read the list when its ttlMs runs out.
   options.server.catalogue.onCatalogueChanged((next, previous) => {
@@ -414,9 +443,10 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
     req: Request,
     res: Response,
     message: JsonRpcMessage,
-    sessionId: string,
+    record: SessionRecord,
     hold: SessionHold,
   ) => {
+    const sessionId = record.id;
     carrySessionId(req, sessionId);
     const requestId = message.id;
     const call =
@@ -426,7 +456,17 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
             () => !res.writableEnded && !res.destroyed,
           )
         : undefined;
-    const server = createMcpServer(options.server, { listChanged: options.server.catalogue.watching });
+    // A tool that asks first, called by a client that declared elicitation: its user is asked on this
+    // call's stream (the rule a lean path for session calls must keep: such a call is served here).
+    const tool = call && options.server.catalogue.current().byName.get(String(message.params?.name));
+    const elicit: Elicit | undefined =
+      call && asksByElicitation(tool, record.clientCapabilities)
+        ? elicitation.forCall(sessionId, (sent) => transport.send(sent, { relatedRequestId: requestId }))
+        : undefined;
+    const server = createMcpServer(options.server, {
+      listChanged: options.server.catalogue.watching,
+      elicit,
+    });
     let unregister = () => undefined as void;
     let finished = false;
     let closed = false;
@@ -495,9 +535,30 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
         res.status(202).end();
         return;
       }
+      if (isClientResponse(message)) {
+        hold.release();
+        const problem = responseProblem(message);
+        if (problem) return sendJsonRpcError(res, 400, -32600, `Invalid Request: ${problem}`);
+        // Likewise only a question of this session can be answered. An answer to none (unknown, already
+        // answered, settled, another session's) is accepted and dropped, as the transport spec allows.
+        const answer = message as {
+          id: unknown;
+          result?: Record<string, unknown>;
+          error?: { message?: unknown };
+        };
+        elicitation.answer(
+          sessionId,
+          answer.id,
+          answer.result
+            ? { result: answer.result }
+            : { error: String(answer.error?.message ?? '').slice(0, 200) },
+        );
+        res.status(202).end();
+        return;
+      }
       // The SDK reads the revision from this header (for instance to decide on the priming event).
       req.headers['mcp-protocol-version'] ??= record.protocolVersion;
-      await serve(req, res, message, sessionId, hold);
+      await serve(req, res, message, record, hold);
     } catch (error) {
       next(error);
     }

@@ -5,13 +5,17 @@
  * - a 2026-07-28 client that declares elicitation gets the input-required flow: the first answer embeds
  *   an elicitation and a signed requestState; the client asks its user and retries with the answer.
  *   Stateless by design, so any replica can take the retry.
- * - every other client (2025 clients included, see below) gets two steps: the first answer is a
- *   BAD_REQUEST naming what would be acted on and carrying a short-lived confirmationToken; the second
- *   call, with that token and the same arguments, acts.
- * 2025 clients that declare elicitation are not sent elicitation/create: the answer to a server→client
- * request arrives on a later POST, and once sessions are served by a fresh server per request (and
- * replicas) nothing routes it back to the waiting call (the SDK's own shim says so: "per-request legacy
- * serving cannot receive server-to-client requests"), so they get the two steps.
+ * - a call of a 2025 session whose client declared elicitation (form; an empty capability means form) is
+ *   sent elicitation/create on its own stream and waits for the user's answer, which the client POSTs on
+ *   the session (session-elicitation.ts: sessions are served by a fresh server per request and by any
+ *   replica, so the question's id is ours and the answer is routed back through the shared state). Yes
+ *   acts; no, cancel, an error, no answer within MCP_ELICIT_TIMEOUT_SECONDS or the session's end act on
+ *   nothing (FORBIDDEN, `confirmation: declined | unanswered`). Such a call must be served on the SDK
+ *   path of a session, where the question can go out (`asksByElicitation`).
+ * - every other client (stateless 2025 calls, whose answer could come back on no session, and
+ *   clients without elicitation) gets two steps: the first answer is a BAD_REQUEST naming what would be
+ *   acted on and carrying a short-lived confirmationToken; the second call, with that token and the
+ *   same arguments, acts.
  *
  * Both the requestState and the token are HMAC-signed (the SDK's codec, keyed by a key derived from
  * JWT_SECRET, so every replica verifies what any replica issued), expire after 5 minutes and are bound
@@ -31,6 +35,7 @@ import type { ExecutionResult } from 'graphql';
 import { canonicalJson } from '../canonical-json.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
 import { CONFIRMATION_TOKEN_ARGUMENT } from '../operations/tool-arguments.js';
+import type { ElicitationOutcome, ElicitationQuestion } from './session-elicitation.js';
 import { toCallToolResult, toolFailure } from './to-call-tool-result.js';
 
 const CONFIRMATION_TTL_SECONDS = 300;
@@ -72,7 +77,31 @@ export type ConfirmationChannel =
       state?: unknown;
       responses?: Record<string, unknown>;
     }
+  /** A 2025 session whose client declared form elicitation: asked on the call's stream. */
+  | { kind: 'elicitation'; ask(question: ElicitationQuestion): Promise<ElicitationOutcome> }
   | { kind: 'two-step' };
+
+/**
+ * Whether a client's capabilities declare form elicitation: an empty `elicitation` means form mode (the
+ * spec's backwards-compatible default).
+ */
+export function declaresFormElicitation(capabilities: Record<string, unknown> | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  return Object.keys(elicitation).length === 0 || 'form' in elicitation;
+}
+
+/**
+ * Whether this call of a 2025 session is asked by elicitation: a tool that asks first, from a client that
+ * declared elicitation. Such a call must be served where its question can go out and its answer come
+ * back: the SDK path of mcp-route.ts's sessions (serve), never a lean path that answers at once.
+ */
+export function asksByElicitation(
+  operation: CuratedOperation | undefined,
+  clientCapabilities: Record<string, unknown> | undefined,
+): boolean {
+  return !!operation?.confirm && declaresFormElicitation(clientCapabilities);
+}
 
 interface ConfirmationRequest {
   operation: CuratedOperation;
@@ -127,17 +156,7 @@ export async function confirmCall(
     const answer = inputResponse(channel.responses, CONFIRM_KEY);
     if (answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true)
       return { kind: 'proceed' };
-    if (answer.kind === 'elicit') {
-      return {
-        kind: 'answer',
-        outcome: 'DECLINED',
-        result: toolFailure(
-          'FORBIDDEN',
-          `The user did not confirm ${operation.toolName}: nothing was done. Call it again only if the user asks.`,
-          { confirmation: 'declined' },
-        ),
-      };
-    }
+    if (answer.kind === 'elicit') return notConfirmed(operation, 'declined');
   }
 
   const preview = operation.preview ? await request.runPreview() : undefined;
@@ -150,6 +169,15 @@ export async function confirmCall(
   const target = errors.length > 0 ? undefined : (preview?.data?.[operation.preview!.rootKey] ?? undefined);
   const what = describe(target, request.variables);
 
+  const question = `${operation.tool.title ?? operation.toolName}: ${what}. Go ahead?`;
+  if (channel.kind === 'elicitation') {
+    const outcome = await channel.ask({ message: question, requestedSchema: REQUESTED_SCHEMA });
+    if ('unanswered' in outcome) return notConfirmed(operation, outcome.unanswered);
+    if ('error' in outcome) return notConfirmed(operation, 'error');
+    const { action, content } = outcome.result as { action?: unknown; content?: { confirm?: unknown } };
+    if (action === 'accept' && content?.confirm === true) return { kind: 'proceed' };
+    return notConfirmed(operation, 'declined');
+  }
   if (channel.kind === 'input-required') {
     return {
       kind: 'ask',
@@ -157,7 +185,7 @@ export async function confirmCall(
         inputRequests: {
           [CONFIRM_KEY]: inputRequired.elicit({
             mode: 'form',
-            message: `${operation.tool.title ?? operation.toolName}: ${what}. Go ahead?`,
+            message: question,
             requestedSchema: REQUESTED_SCHEMA,
           }),
         },
@@ -180,6 +208,28 @@ export async function confirmCall(
       expiresAt: new Date(Date.now() + CONFIRMATION_TTL_SECONDS * 1000).toISOString(),
       ...(target !== undefined ? { target } : {}),
     }),
+  };
+}
+
+/** Why a tool did not act, for a tool named `tool`. */
+const NOT_CONFIRMED = {
+  declined: (tool: string) => `The user did not confirm ${tool}`,
+  timeout: (tool: string) => `The user did not answer whether to run ${tool} in time`,
+  'session-ended': (tool: string) => `The session ended before the user answered whether to run ${tool}`,
+  error: (tool: string) => `The client could not ask the user whether to run ${tool} (it answered an error)`,
+};
+
+/** The user said no, or could not say yes: nothing was done, and the agent is told not to insist. */
+function notConfirmed(operation: CuratedOperation, why: keyof typeof NOT_CONFIRMED): ConfirmationDecision {
+  const confirmation = why === 'declined' || why === 'error' ? 'declined' : 'unanswered';
+  return {
+    kind: 'answer',
+    outcome: confirmation === 'declined' ? 'DECLINED' : 'UNCONFIRMED',
+    result: toolFailure(
+      'FORBIDDEN',
+      `${NOT_CONFIRMED[why](operation.toolName)}: nothing was done. Call it again only if the user asks.`,
+      { confirmation },
+    ),
   };
 }
 

@@ -21,7 +21,6 @@ import {
   ProtocolErrorCode,
   type AuthInfo,
   type CallToolResult,
-  type ClientCapabilities,
   type InputRequiredResult,
   type ServerContext,
   type Tool,
@@ -32,11 +31,16 @@ import type { Logger } from '../logger.js';
 import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { packageInfo } from '../package-info.js';
 import { IDEMPOTENCY_KEY_META, type ToolRunner } from './call-tool.js';
-import type { ConfirmationChannel, ConfirmationSigner } from './confirm-call.js';
+import {
+  declaresFormElicitation,
+  type ConfirmationChannel,
+  type ConfirmationSigner,
+} from './confirm-call.js';
 import { withLegacyErrorCodes } from './legacy-error-codes.js';
 import { linkSignals } from './link-signals.js';
 import type { Prompts } from './prompts.js';
 import type { Resources } from './resources.js';
+import type { Elicit } from './session-elicitation.js';
 
 /** Read once at start-up: the version clients see is package.json's, as `moviedb-mcp --version` prints. */
 export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: packageInfo().version };
@@ -106,6 +110,11 @@ export interface McpServerOptions {
   listChanged?: boolean;
   /** The revision this instance serves (2025-era unless said). */
   era?: ProtocolEra;
+  /**
+   * A 2025 session call whose client declared form elicitation: how to ask its user (on the call's
+   * stream; the session layer routes the answer back, session-elicitation.ts).
+   */
+  elicit?: Elicit;
 }
 
 /** The identity our auth middleware put on the request, carried by the SDK as authInfo.extra. */
@@ -132,16 +141,23 @@ function requestLoggerOf(authInfo: AuthInfo | undefined): Logger | undefined {
 
 /**
  * How a call's client can be asked to confirm: the input-required flow when it is a 2026-07-28 request
- * whose envelope declares form elicitation, else two steps (2025 clients included: confirm-call.ts).
+ * whose envelope declares form elicitation; elicitation/create when it is a call of a 2025 session whose
+ * client declared it (the session layer hands this server `elicit` then); else two steps (confirm-call.ts).
  */
-function confirmationChannel(era: ProtocolEra, ctx: ServerContext): ConfirmationChannel {
-  if (era !== 'modern') return { kind: 'two-step' };
+function confirmationChannel(
+  era: ProtocolEra,
+  ctx: ServerContext,
+  elicit: Elicit | undefined,
+  signal: AbortSignal,
+): ConfirmationChannel {
+  if (era !== 'modern') {
+    return elicit
+      ? { kind: 'elicitation', ask: (question) => elicit(question, signal) }
+      : { kind: 'two-step' };
+  }
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
-  // An empty elicitation capability means form mode (the spec's backwards-compatible default).
-  const form = elicitation !== undefined && (Object.keys(elicitation).length === 0 || 'form' in elicitation);
-  if (!form) return { kind: 'two-step' };
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined;
+  if (!declaresFormElicitation(capabilities)) return { kind: 'two-step' };
   return {
     kind: 'input-required',
     state: ctx.mcpReq.requestState(),
@@ -237,7 +253,7 @@ export async function callCuratedTool(
 }
 
 export function createMcpServer(deps: McpServerDependencies, options: McpServerOptions = {}): McpServer {
-  const { requestSignal, era = 'legacy' } = options;
+  const { requestSignal, era = 'legacy', elicit } = options;
   const listTtlMs = deps.catalogue.watching ? WATCHED_LIST_TTL_MS : LIST_TTL_MS;
   const mcp = new McpServer(SERVER_INFO, {
     // No `logging`: nothing here sends log messages, and the 2026-07-28 revision deprecates it.
@@ -263,7 +279,8 @@ export function createMcpServer(deps: McpServerDependencies, options: McpServerO
       // Who asks decides whether the watch list is listed.
       'resources/list': { ttlMs: listTtlMs, cacheScope: 'private' },
     },
-    // 2025 requests are never answered with input_required (confirm-call.ts): no server→client shim.
+    // 2025 requests are never answered with input_required (confirm-call.ts): no server→client shim (a
+    // session's elicitation is ours, session-elicitation.ts).
     inputRequired: { legacyShim: false },
     // A 2026-07-28 confirmation round's requestState is ours, signed: anything else is refused (-32602).
     requestState: { verify: (state) => deps.confirmations.verify(state) },
@@ -309,7 +326,7 @@ export function createMcpServer(deps: McpServerDependencies, options: McpServerO
       authInfo: ctx.http?.authInfo,
       sessionId: ctx.sessionId,
       signal: cancellation.signal,
-      confirmation: confirmationChannel(era, ctx),
+      confirmation: confirmationChannel(era, ctx, elicit, cancellation.signal),
       notify: (notification) => ctx.mcpReq.notify(notification),
     }).finally(() => cancellation.release());
     if (isInputRequiredResult(result)) return result as unknown as CallToolResult;

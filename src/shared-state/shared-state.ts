@@ -1,6 +1,6 @@
 /**
- * The state 2025-era MCP sessions share: their records, their resumable streams, and cancellation of
- * their calls. In Redis when REDIS_URL is set (any replica serves any request of a session), else in
+ * The state 2025-era MCP sessions share: their records, their resumable streams, cancellation of
+ * their calls and the answers their calls wait for. In Redis when REDIS_URL is set (any replica serves any request of a session), else in
  * this process. With Redis set but away, session requests fail with a clear error rather than fall back
  * to local sessions the other replicas could not see.
  */
@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { createCancellationBus, type CancellationBus } from './cancellation-bus.js';
+import { createClientAnswers, type ClientAnswers } from './client-answers.js';
 import type { ResumableEventStore } from './event-store.js';
 import { createMemoryEventStore } from './memory-event-store.js';
 import { createMemorySessionStore } from './memory-session-store.js';
@@ -21,6 +22,8 @@ export interface SharedState {
   sessions: SessionStore;
   events: ResumableEventStore;
   cancellations: CancellationBus;
+  /** Answers to the questions (elicitation/create) sessions' calls wait for, wherever they arrive. */
+  answers: ClientAnswers;
   /** Stops timers and listeners. Sessions in Redis stay there: the other replicas go on serving them. */
   close(): Promise<void>;
 }
@@ -43,6 +46,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
       sessions,
       events,
       cancellations: createCancellationBus(),
+      answers: createClientAnswers(),
       async close() {
         await sessions.close();
         await events.close();
@@ -65,6 +69,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     sessions,
     events,
     cancellations: createCancellationBus({ redis: bus, channel: `${namespace}:mcp:cancel` }),
+    answers: createClientAnswers({ redis: bus, channel: `${namespace}:mcp:answer` }),
     async close() {
       await sessions.close();
       await events.close();

@@ -4,14 +4,16 @@
  * Redis. A 2025 session is served by both replicas in turn; a 2026-07-28 client too; a 2025 call whose
  * response stream is cut resumes with Last-Event-ID on the other replica; a replica killed with SIGKILL
  * while it runs calls loses no session and leaves no call hanging, and nginx does not re-send the write it
- * held to the survivor (a POST that reached a replica is never retried); a rate limit holds across both; and
+ * held to the survivor (a POST that reached a replica is never retried); a 2025 client asked by
+ * elicitation is answered across replicas; a rate limit holds across both; and
  * 1,000 concurrent writes spread over both leave exactly 1,000 rows. Figures are printed as they are
  * measured. Needs nginx, TEST_DATABASE_URL and TEST_REDIS_URL; without them the tests are skipped with a
  * message, unless REQUIRE_CLUSTER=1 (CI sets it), where that fails.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterPrerequisites, startTestCluster, type TestCluster } from '../helpers/cluster.js';
 import { callTool, connectClient, type Envelope } from '../helpers/mcp.js';
@@ -257,6 +259,61 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
       await client.close().catch(() => undefined);
       await front.close();
     }
+  });
+
+  it('a 2025 client asked by elicitation: its answer, POSTed to whichever replica, reaches the call on the other, and each entry is removed', async () => {
+    const { token } = await cluster.newUser();
+    const tagged: Array<{ requestId: string; kind: 'call' | 'answer' }> = [];
+    let n = 0;
+    const tagging: FetchLike = (url, init) => {
+      const headers = new Headers(init?.headers);
+      const requestId = `cluster-elicit-${process.pid}-${++n}`;
+      headers.set('x-request-id', requestId);
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (body.includes('"removeFromWatchlist"')) tagged.push({ requestId, kind: 'call' });
+      else if (body.includes('"result"')) tagged.push({ requestId, kind: 'answer' });
+      return fetch(url, { ...init, headers });
+    };
+    const client = new Client(
+      { name: 'cluster-elicits', version: '1' },
+      { capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { confirm: true },
+    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${cluster.url}/mcp`), {
+        fetch: tagging,
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      for (const movieId of ['21', '22', '23']) {
+        const added = await callTool<{ id: string }>(client, 'addToWatchlist', { subject: { movieId } });
+        const removed = await callTool(client, 'removeFromWatchlist', {
+          itemId: added.structuredContent.data.id,
+        });
+        expect(removed.structuredContent).toEqual({ data: true, errors: [] });
+      }
+      expect((await callTool<unknown[]>(client, 'myWatchlist')).structuredContent.data).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    const servedBy = (requestId: string) =>
+      cluster.accessLog().find((line) => line.requestId === requestId)?.replica;
+    const pairs = tagged.flatMap((request, i) =>
+      request.kind === 'call' && tagged[i + 1]?.kind === 'answer'
+        ? [[servedBy(request.requestId), servedBy(tagged[i + 1]!.requestId)]]
+        : [],
+    );
+    console.log(
+      `[cluster] elicitation: (call, answer) replicas: ${pairs.map((p) => p.join('→')).join(', ')}`,
+    );
+    expect(pairs).toHaveLength(3);
+    expect(
+      pairs.some(([call, answer]) => call !== undefined && answer !== undefined && call !== answer),
+    ).toBe(true);
   });
 
   // Last: it leaves one replica.

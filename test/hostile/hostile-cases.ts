@@ -1596,6 +1596,71 @@ function sessionCases(): HostileCase[] {
   return cases;
 }
 
+/**
+ * JSON-RPC responses a client POSTs on a session, as its answer to a question of ours (elicitation/create
+ * for a confirmation): answers to no question, to another session's, malformed ones, huge ids. Each is
+ * accepted and dropped (202) or refused as an Invalid Request (400), never more.
+ */
+function clientAnswerCases(): HostileCase[] {
+  const ours = 'moviedb-elicit-00000000-0000-4000-8000-000000000000';
+  const accept = { action: 'accept', content: { confirm: true } };
+  const answers: Array<[string, unknown]> = [
+    ['an answer to no question of ours', { jsonrpc: '2.0', id: ours, result: accept }],
+    ['an answer shaped like ours, uppercase', { jsonrpc: '2.0', id: ours.toUpperCase(), result: accept }],
+    ['an answer with a numeric id', { jsonrpc: '2.0', id: 0, result: accept }],
+    ['an answer with a huge string id', { jsonrpc: '2.0', id: ours + 'x'.repeat(60_000), result: accept }],
+    ['an answer with a huge numeric id', { jsonrpc: '2.0', id: 1e308, result: accept }],
+    ['an answer with a negative id', { jsonrpc: '2.0', id: -1, result: accept }],
+    ['an answer with an object id', { jsonrpc: '2.0', id: { id: ours }, result: accept }],
+    ['an answer with an array id', { jsonrpc: '2.0', id: [ours], result: accept }],
+    ['an answer with a null id', { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'x' } }],
+    ['an answer without an id', { jsonrpc: '2.0', result: accept }],
+    ['an answer with result and error', { jsonrpc: '2.0', id: ours, result: accept, error: { code: 1 } }],
+    ['an answer whose result is a string', { jsonrpc: '2.0', id: ours, result: 'accept' }],
+    ['an answer whose result is an array', { jsonrpc: '2.0', id: ours, result: [accept] }],
+    ['an answer whose result is null', { jsonrpc: '2.0', id: ours, result: null }],
+    ['an answer whose error is a string', { jsonrpc: '2.0', id: ours, error: 'no' }],
+    [
+      'an error answer with a huge message',
+      { jsonrpc: '2.0', id: ours, error: { code: 1, message: 'm'.repeat(60_000) } },
+    ],
+    ['an answer without jsonrpc', { id: ours, result: accept }],
+    ['an answer of JSON-RPC 1.0', { jsonrpc: '1.0', id: ours, result: accept }],
+    ['an answer with an odd action', { jsonrpc: '2.0', id: ours, result: { action: 'yes', content: 'x' } }],
+    [
+      'an answer with a deep content',
+      { jsonrpc: '2.0', id: ours, result: { action: 'accept', content: JSON.parse(nestedJson(40)) } },
+    ],
+    [
+      'an answer with a __proto__ result',
+      JSON.parse(`{"jsonrpc":"2.0","id":"${ours}","result":{"__proto__":{"action":"accept"}}}`),
+    ],
+  ];
+  const cases: HostileCase[] = [];
+  for (const [name, message] of answers) {
+    cases.push(
+      mcpPost('client answers', `${name} (anonymous session)`, message),
+      mcpPost('client answers', `${name} (user session)`, message, { session: 'user' }),
+    );
+  }
+  cases.push(
+    mcpPost('client answers', "an answer on the user's session without its token", answers[0]![1], {
+      session: 'user-id-anonymous',
+    }),
+    {
+      ...mcpPost('client answers', 'an answer on no session', answers[0]![1]),
+      session: undefined,
+    },
+    {
+      ...mcpPost('client answers', 'an answer on an unknown session', answers[0]![1], {
+        headers: { 'mcp-session-id': '00000000-0000-0000-0000-000000000000' },
+      }),
+      session: undefined,
+    },
+  );
+  return cases;
+}
+
 /** HTTP that only a raw socket can send. Each asks the server to close the connection after answering. */
 function rawCases(): HostileCase[] {
   const body = '{"query":"{ __typename }"}';
@@ -1773,6 +1838,7 @@ export function generateHostileCorpus(tokens: CorpusTokens): HostileCase[] {
     ...toolArgumentCases(),
     ...agentSafetyCases(tokens),
     ...sessionCases(),
+    ...clientAnswerCases(),
     ...resumptionCases(),
     ...rawCases(),
   ];

@@ -1,8 +1,9 @@
 /**
  * Confirmation before a destructive tool acts (issue 10, item 6), per client kind, through real clients:
  * a 2026-07-28 client with elicitation is asked through the input-required flow (its user answers);
- * a 2025 client, with or without elicitation, and a 2026 client without it get the two-step flow
- * (a short-lived signed confirmationToken bound to caller and arguments). tools.json decides per tool.
+ * a 2025 client without elicitation and a 2026 client without it get the two-step flow (a short-lived
+ * signed confirmationToken bound to caller and arguments). tools.json decides per tool. A 2025 session
+ * whose client declares elicitation is asked by elicitation/create: elicitation.test.ts.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,6 @@ import {
   StreamableHTTPClientTransport as ModernTransport,
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfirmationSigner } from '../../src/mcp/confirm-call.js';
 import { callConfirmed, callTool, connectClient, type Envelope } from '../helpers/mcp.js';
@@ -208,29 +207,6 @@ describe.each(dialects)('confirmation of destructive tools on %s', (dialect) => 
       });
       expect(second.structuredContent).toEqual({ data: true, errors: [] });
       expect(await entries(username)).toBe(0);
-    });
-
-    it('a 2025 client that declares elicitation gets the two steps too, and is never sent elicitation/create', async () => {
-      const { token, username, client: other } = await newUser();
-      const itemId = await addEntry(other);
-      const client = new Client({ name: 'elicits', version: '1' }, { capabilities: { elicitation: {} } });
-      let elicited = 0;
-      client.setRequestHandler(ElicitRequestSchema, async () => {
-        elicited += 1;
-        return { action: 'accept', content: { confirm: true } };
-      });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      closers.push(() => client.close());
-      const first = await callTool(client, 'removeFromWatchlist', { itemId });
-      expect(first.structuredContent.errors[0]!.extensions).toHaveProperty('confirmationToken');
-      expect(await entries(username)).toBe(1);
-      const done = await callConfirmed(client, 'removeFromWatchlist', { itemId });
-      expect(done.structuredContent).toEqual({ data: true, errors: [] });
-      expect(elicited).toBe(0);
     });
 
     it('a 2026-07-28 client without elicitation gets the two steps', async () => {

@@ -1,0 +1,343 @@
+/**
+ * Confirmation by elicitation in 2025 sessions (issue 10, item 6): a v1 SDK client that declares
+ * elicitation is asked with elicitation/create on the call's own stream, and its user's answer, POSTed
+ * on the session, decides, whichever server instance or replica receives it. Also: no answer within the
+ * bound (shortened here) settles the call as unconfirmed, a cancelled call or a deleted session settles
+ * it, concurrent questions in one session get their own answers, and a later answer acts on nothing.
+ * The flows of the other client kinds are in confirmation.test.ts.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Env } from '../../src/config.js';
+import { callTool, MCP_HEADERS, type Envelope } from '../helpers/mcp.js';
+import { raw } from '../helpers/raw-http.js';
+import { messagesIn } from '../helpers/sse.js';
+import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from '../helpers/redis.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/** The bound a question waits for its answer, shortened for the test. */
+const TIMEOUT_SECONDS = 2;
+
+type Question = {
+  /** The JSON-RPC id of the elicitation/create request. */
+  id: string | number;
+  message: string;
+  signal: AbortSignal;
+  answer(result: ElicitResult): void;
+};
+
+/**
+ * A v1 client declaring elicitation whose questions the test answers (or not) through `questions`;
+ * `fetch` lets a test send each request where it wants.
+ */
+async function elicitingClient(baseUrl: string, token: string, fetchVia?: typeof fetch) {
+  const questions: Question[] = [];
+  const client = new Client({ name: 'elicits', version: '1' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(
+    ElicitRequestSchema,
+    (request, extra) =>
+      new Promise<ElicitResult>((answer) => {
+        questions.push({
+          id: extra.requestId,
+          message: request.params.message,
+          signal: extra.signal,
+          answer,
+        });
+      }),
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    ...(fetchVia ? { fetch: fetchVia } : {}),
+  });
+  await client.connect(transport);
+  return { client, transport, questions };
+}
+
+const YES: ElicitResult = { action: 'accept', content: { confirm: true } };
+const remove = (client: Client, itemId: string, options?: { signal?: AbortSignal }) =>
+  client.callTool(
+    { name: 'removeFromWatchlist', arguments: { itemId } },
+    undefined,
+    options,
+  ) as unknown as Promise<{
+    isError?: boolean;
+    structuredContent: Envelope;
+  }>;
+
+describe('a 2025 session whose client declares elicitation is asked by elicitation/create', () => {
+  let server: TestServer;
+  const closers: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', {
+      env: { MCP_ELICIT_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) },
+    });
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  afterAll(() => server.stop());
+
+  /** A new user with Se7en (49) and, when asked, more movies on the watch list; its entry ids. */
+  const userWith = async (...movieIds: string[]) => {
+    const { token, username } = await server.newUser();
+    const asker = await elicitingClient(server.url, token);
+    closers.push(() => asker.client.close());
+    const items: string[] = [];
+    for (const movieId of movieIds.length > 0 ? movieIds : ['49']) {
+      const added = await callTool<{ id: string }>(asker.client, 'addToWatchlist', { subject: { movieId } });
+      items.push(added.structuredContent.data.id);
+    }
+    const entries = () =>
+      server.count('watchlist_items', `user_id = (select id from users where username = '${username}')`);
+    return { ...asker, token, items, entries };
+  };
+
+  it('accept with confirm=true: the question names the entry, then the entry is removed, in one call', async () => {
+    const { client, questions, items, entries } = await userWith();
+    const pending = remove(client, items[0]!);
+    await expect.poll(() => questions.length).toBe(1);
+    expect(questions[0]!.message).toBe('Remove From Watchlist: "Se7en" (1995). Go ahead?');
+    questions[0]!.answer(YES);
+    expect((await pending).structuredContent).toEqual({ data: true, errors: [] });
+    expect(await entries()).toBe(0);
+  });
+
+  it('decline, cancel, or accept with confirm=false: nothing removed, a FORBIDDEN result saying so', async () => {
+    const { client, questions, items, entries } = await userWith();
+    const answers: ElicitResult[] = [
+      { action: 'decline' },
+      { action: 'cancel' },
+      { action: 'accept', content: { confirm: false } },
+    ];
+    for (const [i, answer] of answers.entries()) {
+      const pending = remove(client, items[0]!);
+      await expect.poll(() => questions.length).toBe(i + 1);
+      questions[i]!.answer(answer);
+      const result = await pending;
+      expect(result.isError, answer.action).toBe(true);
+      expect(result.structuredContent.errors[0], answer.action).toMatchObject({
+        classification: 'FORBIDDEN',
+        retryable: false,
+        extensions: { confirmation: 'declined' },
+        message:
+          'The user did not confirm removeFromWatchlist: nothing was done. Call it again only if the user asks.',
+      });
+    }
+    expect(await entries()).toBe(1);
+  });
+
+  it('a client that never answers: the call settles after the bound, unconfirmed, and the client is told to stop asking', async () => {
+    const { client, questions, items, entries } = await userWith();
+    const started = Date.now();
+    const result = await remove(client, items[0]!);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_SECONDS * 1000 - 50);
+    expect(result.structuredContent.errors[0]).toMatchObject({
+      classification: 'FORBIDDEN',
+      extensions: { confirmation: 'unanswered' },
+      message: expect.stringMatching(/did not answer .* in time: nothing was done/),
+    });
+    expect(questions).toHaveLength(1);
+    await expect.poll(() => questions[0]!.signal.aborted).toBe(true);
+    // Answered after all: too late, nothing happens.
+    questions[0]!.answer(YES);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await entries()).toBe(1);
+  });
+
+  it('two questions at once in one session, answered in reverse order, each decide their own entry', async () => {
+    const { client, questions, items, entries } = await userWith('49', '9');
+    const [se7en, other] = [remove(client, items[0]!), remove(client, items[1]!)];
+    await expect.poll(() => questions.length).toBe(2);
+    for (const question of [...questions].reverse())
+      question.answer(question.message.includes('Se7en') ? YES : { action: 'decline' });
+    expect((await se7en).structuredContent).toEqual({ data: true, errors: [] });
+    expect((await other).structuredContent.errors[0]).toMatchObject({ classification: 'FORBIDDEN' });
+    expect(await entries()).toBe(1);
+    const left = await callTool<{ id: string }[]>(client, 'myWatchlist', {});
+    expect(left.structuredContent.data.map((item) => item.id)).toEqual([items[1]]);
+  });
+
+  it('a call cancelled while its user is asked ends; a yes that comes after removes nothing', async () => {
+    const { client, questions, items, entries } = await userWith();
+    const controller = new AbortController();
+    const pending = remove(client, items[0]!, { signal: controller.signal });
+    await expect.poll(() => questions.length).toBe(1);
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    questions[0]!.answer(YES);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await entries()).toBe(1);
+  });
+
+  it('a session deleted while its user is asked: the call settles unanswered and removes nothing', async () => {
+    const { client, transport, token, questions, items, entries } = await userWith();
+    const pending = remove(client, items[0]!);
+    await expect.poll(() => questions.length).toBe(1);
+    const deleted = await raw(`${server.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': transport.sessionId!, authorization: `Bearer ${token}` },
+    });
+    expect(deleted.status).toBe(200);
+    const result = await pending;
+    expect(result.structuredContent.errors[0]).toMatchObject({
+      classification: 'FORBIDDEN',
+      extensions: { confirmation: 'unanswered' },
+      message: expect.stringMatching(/^The session ended before the user answered/),
+    });
+    expect(await entries()).toBe(1);
+  });
+
+  it('a client that declares only URL elicitation (no form) gets the two-step token, and no question', async () => {
+    const { token } = await server.newUser();
+    const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
+    const post = (body: unknown, sessionId?: string) =>
+      raw(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { url: {} } },
+        clientInfo: { name: 'url-only', version: '1' },
+      },
+    });
+    const sessionId = opened.headers['mcp-session-id'] as string;
+    const call = (id: number, name: string, args: Record<string, unknown>) =>
+      post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, sessionId);
+    const added = messagesIn((await call(2, 'addToWatchlist', { subject: { movieId: '49' } })).body)[0] as {
+      result: { structuredContent: Envelope<{ id: string }> };
+    };
+    const asked = messagesIn(
+      (await call(3, 'removeFromWatchlist', { itemId: added.result.structuredContent.data.id })).body,
+    );
+    expect(asked.map((message) => message.method ?? 'response')).toEqual(['response']);
+    const result = (asked[0] as { result: { structuredContent: Envelope } }).result;
+    expect(result.structuredContent.errors[0]!.extensions).toHaveProperty('confirmationToken');
+  });
+
+  it('only the session’s owner can answer: the same answer from another user, on its own or this session, does nothing; a malformed one is a 400', async () => {
+    const { client, transport, token, questions, items, entries } = await userWith();
+    const intruder = await server.newUser();
+    const own = await elicitingClient(server.url, intruder.token);
+    closers.push(() => own.client.close());
+    const pending = remove(client, items[0]!);
+    await expect.poll(() => questions.length).toBe(1);
+    // The intruder knows the question's id (as if it had leaked).
+    const answerTo = (
+      sessionId: string,
+      token: string,
+      id: unknown,
+      answer: Record<string, unknown> = { result: YES },
+    ) =>
+      raw(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...MCP_HEADERS,
+          'mcp-protocol-version': '2025-11-25',
+          'mcp-session-id': sessionId,
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, ...answer }),
+      });
+    const { id } = questions[0]!;
+    expect(id).toMatch(/^moviedb-elicit-[0-9a-f-]{36}$/);
+    expect((await answerTo(transport.sessionId!, intruder.token, id)).status).toBe(404);
+    expect((await answerTo(own.transport.sessionId!, intruder.token, id)).status).toBe(202);
+    // The owner's own malformed answer is refused, and the question still waits.
+    const both = await answerTo(transport.sessionId!, token, id, {
+      result: YES,
+      error: { code: 1, message: 'x' },
+    });
+    expect([both.status, (JSON.parse(both.body) as { error: { code: number } }).error.code]).toEqual([
+      400, -32600,
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await entries()).toBe(1);
+    questions[0]!.answer({ action: 'decline' });
+    expect((await pending).structuredContent.errors[0]).toMatchObject({ classification: 'FORBIDDEN' });
+  });
+});
+
+describe('stateless 2025 mode keeps the two steps, elicitation declared or not', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { MCP_MODE: 'stateless' } });
+  });
+  afterAll(() => server.stop());
+
+  it('the first call answers a confirmationToken and asks nobody', async () => {
+    const { token } = await server.newUser();
+    const { client, questions } = await elicitingClient(server.url, token);
+    try {
+      const added = await callTool<{ id: string }>(client, 'addToWatchlist', { subject: { movieId: '49' } });
+      const first = await remove(client, added.structuredContent.data.id);
+      expect(first.structuredContent.errors[0]!.extensions).toHaveProperty('confirmationToken');
+      expect(questions).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+const redis = await redisAvailable();
+const RUN = runPrefix();
+afterAll(() => redis && dropKeys(RUN));
+
+describe.skipIf(!redis)('an answer that lands on another replica (sessions shared through Redis)', () => {
+  const stops: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const stop of stops.reverse()) await stop();
+  });
+
+  it('the call waiting on A acts on the yes POSTed to B; a second answer to the same question is dropped', async () => {
+    const env: Env = { REDIS_URL, REDIS_KEY_PREFIX: `${RUN}-elicit` };
+    const a = await startTestServer('sqlite', { env });
+    stops.push(() => a.stop());
+    // One database (the same SQLite folder), as replicas share one.
+    const b = await startTestServer('sqlite', { env: { ...env, DATA_DIR: a.dataDir } });
+    stops.push(() => b.stop());
+    const { token, username } = await a.newUser();
+    const answersTo: string[] = [];
+    /** Answers (JSON-RPC responses) go to B, everything else to A. */
+    const routed: typeof fetch = (input, init) => {
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
+      const base = 'result' in body || 'error' in body ? b.url : a.url;
+      if (base === b.url) answersTo.push(base);
+      return fetch(`${base}/mcp`, init);
+    };
+    const { client, transport, questions } = await elicitingClient('http://replicas.invalid', token, routed);
+    stops.push(() => client.close());
+    const added = await callTool<{ id: string }>(client, 'addToWatchlist', { subject: { movieId: '49' } });
+    const pending = remove(client, added.structuredContent.data.id);
+    await expect.poll(() => questions.length, { timeout: 5000 }).toBe(1);
+    questions[0]!.answer(YES);
+    expect((await pending).structuredContent).toEqual({ data: true, errors: [] });
+    expect(answersTo).toEqual([b.url]);
+    const entries = () =>
+      a.count('watchlist_items', `user_id = (select id from users where username = '${username}')`);
+    expect(await entries()).toBe(0);
+    // The same answer again, to B: no one waits for it any more; accepted and dropped.
+    const again = await raw(`${b.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...MCP_HEADERS,
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': transport.sessionId!,
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: questions[0]!.id, result: YES }),
+    });
+    expect(again.status).toBe(202);
+  });
+});
