@@ -86,6 +86,11 @@ const envSchema = z.object({
   GRAPHQL_MAX_FIELD_ALIASES: z.coerce.number().int().min(1).max(1000).default(15),
   /** Serve GraphiQL to browsers on GET /graphql. */
   GRAPHIQL: booleanFromEnv.default(true),
+  /**
+   * Run operations compiled by graphql-jit where that is exact (src/graphql/compile-operation.ts):
+   * `repeated` compiles a document on its second run, `always` on its first, `off` never.
+   */
+  GRAPHQL_JIT: z.enum(['repeated', 'always', 'off']).default('repeated'),
   /** `sessions` (Mcp-Session-Id, SSE responses) or `stateless` (a fresh server per request, JSON responses). */
   MCP_MODE: z.enum(['sessions', 'stateless']).default('sessions'),
   /** `optional`: anonymous callers reach public tools; `required`: a bearer token is needed on /mcp. */
@@ -261,7 +266,13 @@ export interface Config {
   logLevel: string;
   logFormat: 'auto' | 'pretty' | 'json';
   bodyLimitBytes: number;
-  graphql: { maxDepth: number; maxCost: number; maxFieldAliases: number; graphiql: boolean };
+  graphql: {
+    maxDepth: number;
+    maxCost: number;
+    maxFieldAliases: number;
+    graphiql: boolean;
+    jit: 'repeated' | 'always' | 'off';
+  };
   mcp: {
     mode: 'sessions' | 'stateless';
     auth: 'optional' | 'required';
@@ -451,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCost: e.GRAPHQL_MAX_COST,
       maxFieldAliases: e.GRAPHQL_MAX_FIELD_ALIASES,
       graphiql: e.GRAPHIQL,
+      jit: e.GRAPHQL_JIT,
     },
     mcp: {
       mode: e.MCP_MODE,

@@ -11,6 +11,7 @@ import { createTokenService, type TokenService } from './auth/tokens.js';
 import { createBearerVerifier } from './auth/bearer.js';
 import { withVerificationCache } from './auth/verification-cache.js';
 import { withAccountCheck } from './auth/account-check.js';
+import { createOperationCompiler } from './graphql/compile-operation.js';
 import { createExecutor } from './graphql/executor.js';
 import { createResultCache } from './graphql/result-cache.js';
 import { answerClientErrors } from './http/answer-client-errors.js';
@@ -75,6 +76,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     (error, reference) => logger.error({ err: error, reference }, 'error outside execution'),
     tracing?.traceExecute,
     cache,
+    createOperationCompiler(schema, {
+      jit: config.graphql.jit,
+      onCompiled: (operation, engine, reason) =>
+        logger.debug({ operation: operation ?? null, engine, reason }, 'operation compiled'),
+    }),
   );
   const catalogue = createOperationCatalogue({
     executor,

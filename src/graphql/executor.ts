@@ -7,7 +7,6 @@ import {
   Lexer,
   Source,
   TokenKind,
-  execute as graphqlExecute,
   getOperationAST,
   parse as graphqlParse,
   specifiedRules,
@@ -19,6 +18,7 @@ import {
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { admitOperation } from './admit-operation.js';
+import { createOperationCompiler, type OperationCompiler } from './compile-operation.js';
 import type { CallContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
 import { checkIdempotencyKey, executeIdempotently } from './execute-idempotently.js';
@@ -114,6 +114,8 @@ export function createExecutor(
   /** Wraps execution, for /graphql and in-process callers alike (traces: src/telemetry/trace-execute.ts). */
   instrument?: (execute: Executor['execute']) => Executor['execute'],
   cache?: ResultCache,
+  /** Compiles operations (graphql-jit where exact); without it graphql-js runs every operation. */
+  compiler: OperationCompiler = createOperationCompiler(schema, { jit: 'off' }),
 ): Executor {
   const parsed = new LRUCache<string, DocumentNode>({
     max: PARSE_CACHE_SIZE,
@@ -176,9 +178,10 @@ export function createExecutor(
       if (hit) return hit;
     }
     const generation = cache?.generation() ?? 0;
+    const executeCompiled = compiler.executorFor(args.document, args.operationName);
     const run = async (callContext: CallContext): Promise<ExecutionResult> => {
       const result = await executeWithinPolicy(callContext, operation, (contextValue) =>
-        graphqlExecute({ ...args, schema, contextValue }),
+        executeCompiled({ ...args, schema, contextValue }),
       );
       // Whatever its outcome, a mutation may have written (a deadline can fall after its commit).
       if (operation === 'mutation') cache?.invalidate();

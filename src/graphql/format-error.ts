@@ -21,7 +21,7 @@ function withClassification(
   classification: Classification,
   extensions: Record<string, unknown> = {},
 ): GraphQLError {
-  return new GraphQLError(message, {
+  const classified = new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -29,6 +29,10 @@ function withClassification(
     originalError: error.originalError,
     extensions: { ...extensions, classification },
   });
+  // A compiled operation's errors (compile-operation.ts) carry their locations without AST nodes.
+  if (!error.nodes && error.locations)
+    (classified as { locations?: GraphQLError['locations'] }).locations = error.locations;
+  return classified;
 }
 
 function fromAppError(error: GraphQLError, appError: AppError): GraphQLError {

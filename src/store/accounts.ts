@@ -1,15 +1,18 @@
 /** Users: lookups and registration. */
 import type { Kysely } from 'kysely';
+import { prepareQuery } from './prepared-query.js';
 import type { Database, RoleName, User } from './tables.js';
 
 export function createAccounts(db: Kysely<Database>) {
+  // The hot statements (the user loader; the account check of every signed-in request), compiled once.
+  const usersByIds = prepareQuery(db, (q, ids: readonly number[]) =>
+    q.selectFrom('users').selectAll().where('id', 'in', ids),
+  );
+  const roleById = prepareQuery(db, (q, id: number) =>
+    q.selectFrom('users').select('role').where('id', '=', id),
+  );
   return {
-    usersByIds: (ids: readonly number[]) =>
-      db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', 'in', [...ids])
-        .execute(),
+    usersByIds: (ids: readonly number[]) => usersByIds.execute([ids]),
     usersByUsernames: (names: readonly string[]) =>
       db
         .selectFrom('users')
@@ -17,7 +20,7 @@ export function createAccounts(db: Kysely<Database>) {
         .where('username', 'in', [...names])
         .execute(),
     /** The account's current role; undefined when no account has this id (deleted). */
-    roleById: (id: number) => db.selectFrom('users').select('role').where('id', '=', id).executeTakeFirst(),
+    roleById: (id: number) => roleById.executeTakeFirst([id]),
     findByUsername: (username: string) =>
       db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst(),
     /** Inserts the user; a taken username or e-mail trips a unique index (the caller classifies it). */

@@ -2,6 +2,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, GenreName, Movie, NewMovie, Person, TvShow } from './tables.js';
 import type { Dialect } from './database.js';
+import { prepareQuery } from './prepared-query.js';
 import { ftsPhrase, substringMatch } from './substring-match.js';
 
 export type MovieSortField = 'TITLE' | 'RELEASE_YEAR' | 'RATING' | 'RUNTIME';
@@ -32,12 +33,23 @@ function titleOrder(dialect: Dialect, column = 'title'): RawBuilder<string> {
 const NULLABLE_SORT_FIELDS: ReadonlySet<MovieSortField> = new Set(['RATING', 'RUNTIME']);
 
 export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
-  const moviesByIds = (ids: readonly number[]) =>
-    db
-      .selectFrom('movies')
-      .selectAll()
-      .where('id', 'in', [...ids])
-      .execute();
+  // The hot loader statements, compiled once per batch size (prepared-query.ts).
+  const moviesById = prepareQuery(db, (q, ids: readonly number[]) =>
+    q.selectFrom('movies').selectAll().where('id', 'in', ids),
+  );
+  const tvShowsById = prepareQuery(db, (q, ids: readonly number[]) =>
+    q.selectFrom('tv_shows').selectAll().where('id', 'in', ids),
+  );
+  const directorsById = prepareQuery(db, (q, movieIds: readonly number[]) =>
+    q
+      .selectFrom('movie_directors')
+      .innerJoin('people', 'people.id', 'movie_directors.person_id')
+      .selectAll('people')
+      .select('movie_directors.movie_id as owner_id')
+      .where('movie_directors.movie_id', 'in', movieIds)
+      .orderBy('people.id'),
+  );
+  const moviesByIds = (ids: readonly number[]) => moviesById.execute([ids]);
   function filteredMovies(q: MovieFilter) {
     let query = db.selectFrom('movies');
     if (q.genre) query = query.where('genre', '=', q.genre);
@@ -105,12 +117,7 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
         .selectAll()
         .where('id', 'in', [...ids])
         .execute(),
-    tvShowsByIds: (ids: readonly number[]) =>
-      db
-        .selectFrom('tv_shows')
-        .selectAll()
-        .where('id', 'in', [...ids])
-        .execute(),
+    tvShowsByIds: (ids: readonly number[]) => tvShowsById.execute([ids]),
 
     async pageOfPeople(offset: number, limit: number): Promise<{ rows: Person[]; total: number }> {
       const [rows, count] = await Promise.all([
@@ -224,15 +231,7 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
-    directorsOfMovies: (movieIds: readonly number[]) =>
-      db
-        .selectFrom('movie_directors')
-        .innerJoin('people', 'people.id', 'movie_directors.person_id')
-        .selectAll('people')
-        .select('movie_directors.movie_id as owner_id')
-        .where('movie_directors.movie_id', 'in', [...movieIds])
-        .orderBy('people.id')
-        .execute(),
+    directorsOfMovies: (movieIds: readonly number[]) => directorsById.execute([movieIds]),
     castOfMovies: (movieIds: readonly number[]) =>
       db
         .selectFrom('movie_cast')

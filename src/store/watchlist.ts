@@ -1,12 +1,24 @@
 /** Watch-list entries, always scoped to their owner so one user never reaches another's rows. */
 import type { Kysely } from 'kysely';
 import type { Database, WatchlistItem, WatchStatusName } from './tables.js';
+import { prepareQuery } from './prepared-query.js';
 import { subjectColumn, subjectColumns, type Subject } from './subject.js';
 
 export function createWatchlist(db: Kysely<Database>) {
+  // The hot statements, compiled once (prepared-query.ts).
+  const ofUser = prepareQuery(db, (q, userId: number) =>
+    q.selectFrom('watchlist_items').selectAll().where('user_id', '=', userId).orderBy('id'),
+  );
+  const setStatus = prepareQuery(db, (q, userId: number, itemId: number, status: WatchStatusName) =>
+    q
+      .updateTable('watchlist_items')
+      .set({ status })
+      .where('id', '=', itemId)
+      .where('user_id', '=', userId)
+      .returningAll(),
+  );
   return {
-    ofUser: (userId: number) =>
-      db.selectFrom('watchlist_items').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
+    ofUser: (userId: number) => ofUser.execute([userId]),
     findOwned: (userId: number, itemId: number) =>
       db
         .selectFrom('watchlist_items')
@@ -33,13 +45,7 @@ export function createWatchlist(db: Kysely<Database>) {
         .returningAll()
         .executeTakeFirstOrThrow(),
     setStatus: (userId: number, itemId: number, status: WatchStatusName, trx: Kysely<Database>) =>
-      trx
-        .updateTable('watchlist_items')
-        .set({ status })
-        .where('id', '=', itemId)
-        .where('user_id', '=', userId)
-        .returningAll()
-        .executeTakeFirst(),
+      setStatus.executeTakeFirst([userId, itemId, status], trx),
     async remove(userId: number, itemId: number, trx: Kysely<Database>): Promise<boolean> {
       const result = await trx
         .deleteFrom('watchlist_items')
