@@ -61,8 +61,10 @@ export function createApp(deps: AppDependencies): RequestListener {
   app.use(requestContext(deps.logger));
   app.use(deps.drain.middleware);
   app.use(deps.metrics.middleware);
-  app.use(deps.metrics.routes());
-  app.use(
+  // Routers mounted as routes of their own paths: a request elsewhere does not walk into them.
+  app.get('/metrics', deps.metrics.routes());
+  app.get(
+    ['/healthz', '/readyz'],
     healthRoutes({
       ping: () => deps.store.handle.ping(),
       isDraining: () => deps.drain.phase() !== 'serving',
@@ -74,7 +76,7 @@ export function createApp(deps: AppDependencies): RequestListener {
   const hostCheck = createHostCheck(deps.config.mcp, deps.config.host);
   app.all('/graphql', refuseForeignHosts(hostCheck));
   if (deps.config.graphql.graphiql) {
-    app.use(graphiqlAssets());
+    app.get('/graphiql/:asset', graphiqlAssets());
     app.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendGraphiQL(res) : next()));
   }
   const graphql = graphqlRoute(
