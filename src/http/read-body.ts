@@ -38,13 +38,15 @@ const aborted = () => Object.assign(new Error('request aborted'), { type: 'reque
 
 /** Reads a body `isPlainBody` accepted: its UTF-8 text without a byte order mark (as iconv-lite decodes). */
 export function readPlainBody(req: IncomingMessage): Promise<PreReadBody> {
+  // The client may have gone while the request waited (for its token's verification, say).
+  if (req.destroyed) return Promise.resolve({ error: aborted() });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let settled = false;
     const settle = (body: PreReadBody) => {
       if (settled) return;
       settled = true;
-      req.off('data', onData);
+      req.off('data', onData).off('error', onGone).off('close', onGone);
       resolve(body);
     };
     const onData = (chunk: Buffer) => chunks.push(chunk);
@@ -53,8 +55,10 @@ export function readPlainBody(req: IncomingMessage): Promise<PreReadBody> {
       const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
       settle({ text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
     });
-    req.once('error', () => settle({ error: aborted() }));
-    req.once('close', () => settle({ error: aborted() }));
+    // Only before 'end': settling removes these listeners.
+    const onGone = () => settle({ error: aborted() });
+    req.once('error', onGone);
+    req.once('close', onGone);
   });
 }
 
