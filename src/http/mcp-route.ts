@@ -16,7 +16,7 @@ import { Router, type ErrorRequestHandler, type Request, type RequestHandler, ty
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { BearerVerifier } from '../auth/bearer.js';
-import { ALL_SCOPES } from '../auth/identity.js';
+import { ALL_SCOPES, type Identity } from '../auth/identity.js';
 import { isLoopbackHost, LOOPBACK_NAMES, type Config } from '../config.js';
 import {
   createMcpServer,
@@ -32,13 +32,11 @@ import { principalOf, type SessionHold } from '../shared-state/session-store.js'
 import type { SharedState } from '../shared-state/shared-state.js';
 import { bearerOf, type BearerOutcome } from './authenticate.js';
 import { carryRequestLocals } from './carry-request-locals.js';
-import type { Identity } from '../auth/identity.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope, scopeRefusal } from './insufficient-scope.js';
 import { createHostCheck, refuseForeignHosts } from './allowed-hosts.js';
 import { directToolCalls, type DirectToolCalls } from './direct-tool-calls.js';
-import type { RequestLocals, ResponseWithLocals } from './locals.js';
-import { localsOf } from './locals.js';
+import { localsOf, type RequestLocals, type ResponseWithLocals } from './locals.js';
 import { readBody } from './read-body.js';
 import { routeByEra, type McpPostHandler } from './route-by-era.js';
 import { sendJsonRpcError, type JsonRpcErrorOptions } from './send-json-rpc-error.js';
