@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { localsOf, type ResponseWithLocals } from './locals.js';
+import type { RequestLocals, ResponseWithLocals } from './locals.js';
 import { sendError } from './problem.js';
 
 export const notFoundHandler: RequestHandler = (req, res) => {
@@ -42,7 +42,9 @@ export const errorHandler = (
     return sendError(res, status, 'BAD_REQUEST', 'The request could not be processed');
   }
   const reference = randomUUID();
-  (localsOf(res).logger ?? console).error({ err: error, reference }, 'unhandled error');
+  // No locals when the failure came before the request was begun.
+  const logger = (res.locals as Partial<RequestLocals> | undefined)?.logger ?? console;
+  logger.error({ err: error, reference }, 'unhandled error');
   sendError(res, 500, 'INTERNAL_ERROR', `An unexpected error occurred. Reference: ${reference}`, {
     reference,
   });
