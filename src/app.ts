@@ -1,8 +1,11 @@
 /**
- * createApp builds the Express application from its dependencies and never listens (main.ts does), so
- * tests run the real app on port 0.
+ * createApp builds the server's request listener from its dependencies and never listens (server.ts
+ * does), so tests run the real app on port 0: the Express application, behind the node:http front
+ * (src/http/front.ts) unless HTTP_FRONT is off or tracing is configured (the request span is Express
+ * middleware).
  */
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import type { Config } from './config.js';
 import type { BearerVerifier } from './auth/bearer.js';
 import type { TokenService } from './auth/tokens.js';
@@ -16,6 +19,7 @@ import { createHostCheck, refuseForeignHosts } from './http/allowed-hosts.js';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler, notFoundHandler } from './http/error-handlers.js';
 import { graphiqlAssets, sendGraphiQL, wantsGraphiQL } from './http/graphiql.js';
+import { createFront } from './http/front.js';
 import { graphqlRoute } from './http/graphql-route.js';
 import { healthRoutes } from './http/health.js';
 import { mcpRoutes, type McpRouteOptions } from './http/mcp-route.js';
@@ -40,9 +44,11 @@ export interface AppDependencies {
   redis?: Pick<RedisConnection, 'health'>;
   /** Present only when tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracing?: Pick<Tracing, 'traceRequests'>;
+  /** Told who answered each request the node:http front began (tests). */
+  onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
 
-export function createApp(deps: AppDependencies): Express {
+export function createApp(deps: AppDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -55,8 +61,10 @@ export function createApp(deps: AppDependencies): Express {
   app.use(requestContext(deps.logger));
   app.use(deps.drain.middleware);
   app.use(deps.metrics.middleware);
-  app.use(deps.metrics.routes());
-  app.use(
+  // Routers mounted as routes of their own paths: a request elsewhere does not walk into them.
+  app.get('/metrics', deps.metrics.routes());
+  app.get(
+    ['/healthz', '/readyz'],
     healthRoutes({
       ping: () => deps.store.handle.ping(),
       isDraining: () => deps.drain.phase() !== 'serving',
@@ -65,34 +73,49 @@ export function createApp(deps: AppDependencies): Express {
   );
 
   // The same Host rule as /mcp (DNS rebinding); probes stay open to load balancers that send an address.
-  app.all('/graphql', refuseForeignHosts(createHostCheck(deps.config.mcp, deps.config.host)));
+  const hostCheck = createHostCheck(deps.config.mcp, deps.config.host);
+  app.all('/graphql', refuseForeignHosts(hostCheck));
   if (deps.config.graphql.graphiql) {
-    app.use(graphiqlAssets());
+    app.get('/graphiql/:asset', graphiqlAssets());
     app.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendGraphiQL(res) : next()));
   }
+  const graphql = graphqlRoute(
+    deps.executor,
+    { store: deps.store, tokens: deps.tokens, limits: deps.limits },
+    deps.metrics.observeOperation,
+  );
   app.all(
     '/graphql',
     // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
     readBody(deps.config.bodyLimitBytes),
     authenticate(deps.verifier),
-    graphqlRoute(
-      deps.executor,
-      { store: deps.store, tokens: deps.tokens, limits: deps.limits },
-      deps.metrics.observeOperation,
-    ),
+    graphql,
   );
 
-  app.use(
-    mcpRoutes({
-      ...deps.mcp,
-      mcp: deps.config.mcp,
-      listenHost: deps.config.host,
-      bodyLimitBytes: deps.config.bodyLimitBytes,
-      verifier: deps.verifier,
-    }),
-  );
+  const mcp = mcpRoutes({
+    ...deps.mcp,
+    mcp: deps.config.mcp,
+    listenHost: deps.config.host,
+    bodyLimitBytes: deps.config.bodyLimitBytes,
+    verifier: deps.verifier,
+  });
+  app.use(mcp.router);
 
   app.use(notFoundHandler);
   app.use(errorHandler);
-  return app;
+  if (!deps.config.httpFront || deps.tracing) return app;
+  return createFront({
+    express: app,
+    trust: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+    logger: deps.logger,
+    drain: deps.drain,
+    metrics: deps.metrics,
+    verifier: deps.verifier,
+    bodyLimitBytes: deps.config.bodyLimitBytes,
+    hostCheck,
+    graphql,
+    mcp: mcp.front,
+    mcpMode: deps.config.mcp.mode,
+    onAnswer: deps.onFrontAnswer,
+  });
 }

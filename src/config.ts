@@ -119,6 +119,11 @@ const envSchema = z.object({
    * SDK's transport round trip, with the same answer; `off`: every request goes through the SDK.
    */
   MCP_DIRECT_TOOL_CALLS: z.enum(['on', 'off']).default('on'),
+  /**
+   * `on`: POST /graphql and the lean /mcp POSTs are served by a node:http front below Express, with the
+   * same answers (off while tracing is configured); `off`: every request through Express.
+   */
+  HTTP_FRONT: z.enum(['on', 'off']).default('on'),
   /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   /**
@@ -266,6 +271,8 @@ export interface Config {
   logLevel: string;
   logFormat: 'auto' | 'pretty' | 'json';
   bodyLimitBytes: number;
+  /** Serve the hot POSTs below Express (HTTP_FRONT). */
+  httpFront: boolean;
   graphql: {
     maxDepth: number;
     maxCost: number;
@@ -457,6 +464,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    httpFront: e.HTTP_FRONT === 'on',
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxCost: e.GRAPHQL_MAX_COST,

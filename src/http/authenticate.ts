@@ -3,10 +3,12 @@
  * is parsed and verified; /graphql and /mcp each answer its outcome in their own format. On /graphql no
  * header means anonymous; a header that is not a valid token is a 401, never a silent downgrade.
  */
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { BearerVerifier } from '../auth/bearer.js';
 import type { Identity } from '../auth/identity.js';
 import { InvalidTokenError } from '../auth/tokens.js';
+import { frontWorkOf } from './front-handoff.js';
 import { localsOf } from './locals.js';
 import { sendError } from './problem.js';
 
@@ -32,11 +34,17 @@ export async function readBearer(
   }
 }
 
+/** The request's bearer outcome: the front's, when it verified the token already, else read now. */
+export async function bearerOf(req: IncomingMessage, verifier: BearerVerifier): Promise<BearerOutcome> {
+  const header = req.headers.authorization;
+  return frontWorkOf(req)?.bearer ?? readBearer(header, verifier);
+}
+
 export function authenticate(verifier: BearerVerifier): RequestHandler {
   return async (req, res, next) => {
     let outcome: BearerOutcome;
     try {
-      outcome = await readBearer(req.get('authorization'), verifier);
+      outcome = await bearerOf(req, verifier);
     } catch (error) {
       return next(error);
     }

@@ -4,15 +4,20 @@
  * count anonymous calls by it) and the request's logger (already bound to its requestId, so audit lines
  * join the access line). Anonymous requests get an AuthInfo too, carrying no identity and no scopes.
  */
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { localsOf } from './locals.js';
+import { localsOf, type RequestLocals } from './locals.js';
+
+/** The one implementation: the Express middleware below and the node:http front call it. */
+export function carryLocals(req: IncomingMessage & { auth?: AuthInfo }, locals: RequestLocals): void {
+  const { clientAddress, logger } = locals;
+  req.auth = req.auth
+    ? { ...req.auth, extra: { ...req.auth.extra, clientAddress, logger } }
+    : { token: '', clientId: '', scopes: [], extra: { identity: null, clientAddress, logger } };
+}
 
 export const carryRequestLocals: RequestHandler = (req, res, next) => {
-  const request = req as Request & { auth?: AuthInfo };
-  const { clientAddress, logger } = localsOf(res);
-  request.auth = request.auth
-    ? { ...request.auth, extra: { ...request.auth.extra, clientAddress, logger } }
-    : { token: '', clientId: '', scopes: [], extra: { identity: null, clientAddress, logger } };
+  carryLocals(req, localsOf(res));
   next();
 };

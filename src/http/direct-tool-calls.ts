@@ -6,7 +6,7 @@
  * client cancels that way), and through `controller` by whoever else may cancel it (2025 stateless
  * mode's notifications/cancelled).
  */
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   answerDirectToolCall,
@@ -17,6 +17,10 @@ import {
   type Era,
 } from '../mcp/direct-tool-call.js';
 import type { McpServerDependencies } from '../mcp/mcp-server.js';
+import type { ResponseWithLocals } from './locals.js';
+
+/** Node's request as our guards leave it: the verified identity (or none) as the SDK's `auth`. */
+export type McpRequest = IncomingMessage & { auth?: AuthInfo };
 
 export interface DirectAnswerOptions {
   /** Aborts the call (it is also aborted when the client disconnects); one is made when absent. */
@@ -29,19 +33,19 @@ export interface DirectAnswerOptions {
 
 /** Answers the request if it is a plain tools/call (resolving true); false leaves it to the SDK. */
 export type DirectToolCalls = (
-  req: Request,
-  res: Response,
+  req: McpRequest,
+  res: ResponseWithLocals,
   era: Era,
   options?: DirectAnswerOptions,
 ) => Promise<boolean>;
 
-function headerOf(req: Request, name: string): string | undefined {
+function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The headers the SDK's transports and classification read. */
-export function callHeadersOf(req: Request): CallHeaders {
+export function callHeadersOf(req: IncomingMessage): CallHeaders {
   return {
     accept: headerOf(req, 'accept'),
     contentType: headerOf(req, 'content-type'),
@@ -69,7 +73,7 @@ export function directToolCalls(server: McpServerDependencies, enabled: boolean)
     const text = await answerDirectToolCall(server, {
       message,
       era,
-      authInfo: (req as Request & { auth?: AuthInfo }).auth,
+      authInfo: req.auth,
       signal: controller.signal,
       sessionId: options.sessionId,
     });

@@ -8,7 +8,9 @@
  * Probes (/healthz, /readyz, /metrics) are always answered. A GET /mcp is a session's listening stream:
  * it lives as long as the session, so it is not waited for; closing the sessions ends it.
  */
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
+import { frontWorkOf } from './front-handoff.js';
 import { PROBE_PATHS } from './health.js';
 import { sendError } from './problem.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
@@ -19,6 +21,8 @@ export type DrainPhase = 'serving' | 'not-ready' | 'refusing';
 
 export interface DrainGate {
   middleware: RequestHandler;
+  /** Counts a request as in flight until its response closes (the front admits through this too). */
+  track(res: ServerResponse): void;
   phase(): DrainPhase;
   /** Phase 1: readiness turns false; requests are still served. */
   stopReadiness(): void;
@@ -47,23 +51,29 @@ function refuse(req: Request, res: Response): void {
 
 export function createDrainGate(): DrainGate {
   let phase: DrainPhase = 'serving';
-  const active = new Set<Response>();
+  const active = new Set<ServerResponse>();
   let onIdle: (() => void) | undefined;
 
-  const middleware: RequestHandler = (req, res, next) => {
-    if (PROBE_PATHS.has(req.path)) return next();
-    if (phase === 'refusing') return refuse(req, res);
-    if (isListeningStream(req)) return next();
+  const track = (res: ServerResponse) => {
     active.add(res);
     res.once('close', () => {
       active.delete(res);
       if (active.size === 0) onIdle?.();
     });
+  };
+
+  const middleware: RequestHandler = (req, res, next) => {
+    // The front admitted (and tracks) the requests it hands on.
+    if (PROBE_PATHS.has(req.path) || frontWorkOf(req)) return next();
+    if (phase === 'refusing') return refuse(req, res);
+    if (isListeningStream(req)) return next();
+    track(res);
     next();
   };
 
   return {
     middleware,
+    track,
     phase: () => phase,
     inFlight: () => active.size,
     stopReadiness() {

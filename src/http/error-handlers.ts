@@ -3,8 +3,9 @@
  * no stack (Express would otherwise send an HTML page with one outside production).
  */
 import { randomUUID } from 'node:crypto';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { localsOf } from './locals.js';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { RequestLocals, ResponseWithLocals } from './locals.js';
 import { sendError } from './problem.js';
 
 export const notFoundHandler: RequestHandler = (req, res) => {
@@ -24,7 +25,13 @@ export const BODY_ERRORS: Record<string, { status: number; message: string }> = 
   'request.aborted': { status: 400, message: 'The request was aborted' },
 };
 
-export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
+/** Express's last error handler; the node:http front answers its errors through it too. */
+export const errorHandler = (
+  error: unknown,
+  _req: IncomingMessage,
+  res: ResponseWithLocals,
+  _next?: unknown,
+): void => {
   const type = typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
   const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
   if (known) return sendError(res, known.status, 'BAD_REQUEST', known.message);
@@ -35,7 +42,9 @@ export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
     return sendError(res, status, 'BAD_REQUEST', 'The request could not be processed');
   }
   const reference = randomUUID();
-  (localsOf(res).logger ?? console).error({ err: error, reference }, 'unhandled error');
+  // No locals when the failure came before the request was begun.
+  const logger = (res.locals as Partial<RequestLocals> | undefined)?.logger ?? console;
+  logger.error({ err: error, reference }, 'unhandled error');
   sendError(res, 500, 'INTERNAL_ERROR', `An unexpected error occurred. Reference: ${reference}`, {
     reference,
   });

@@ -2,7 +2,7 @@
  * GraphQL over HTTP on Express: graphql-http's spec-compliant core, wired to the one executor, behind a
  * thin adapter of our own so that a failure answers with our JSON and logs instead of a bare 500.
  */
-import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
 import { createContext, type CallContext, type ContextDependencies } from '../graphql/context.js';
@@ -10,11 +10,14 @@ import type { Executor } from '../graphql/executor.js';
 import { operationOutcome } from '../graphql/operation-outcome.js';
 import { classifyHttpError } from './classify-http-error.js';
 import { disconnectSignal } from './disconnect-signal.js';
-import { localsOf } from './locals.js';
+import { localsOf, type ResponseWithLocals } from './locals.js';
 import { rateLimitedResponse } from './rate-limited-response.js';
 
+/** A request whose body was read already (by express.text, or by the node:http front). */
+type BodyRequest = IncomingMessage & { body?: unknown };
+
 interface RequestContext {
-  res: ExpressResponse;
+  res: ResponseWithLocals;
 }
 
 /**
@@ -41,8 +44,9 @@ function prefersGraphQLResponse(headers: GraphQLHttpRequest<unknown, unknown>['h
  * so quoted, though a bare token is taken too. The executor checks its form; a header sent twice
  * arrives joined with ", " and fails that check.
  */
-function idempotencyKeyOf(req: ExpressRequest): string | undefined {
-  const value = req.get('idempotency-key');
+function idempotencyKeyOf(req: IncomingMessage): string | undefined {
+  const raw = req.headers['idempotency-key'];
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
   if (value === undefined) return undefined;
   const quoted = /^"(.*)"$/.exec(value.trim());
   return quoted ? quoted[1]! : value.trim();
@@ -62,13 +66,20 @@ function sharedBody(result: ExecutionResult): string {
 /** Observes each executed operation: its type, outcome class and duration. */
 export type OperationObserver = (type: string, outcome: string, seconds: number) => void;
 
+/** The route on node's request and response: Express runs it, and so does the node:http front. */
+export type GraphQLRoute = (
+  req: BodyRequest,
+  res: ResponseWithLocals,
+  next: (error: unknown) => void,
+) => Promise<void>;
+
 export function graphqlRoute(
   executor: Executor,
   deps: ContextDependencies,
   observe?: OperationObserver,
-): RequestHandler {
-  const startedAt = new WeakMap<ExpressRequest, number>();
-  const handle = createHandler<ExpressRequest, RequestContext, OperationContext>({
+): GraphQLRoute {
+  const startedAt = new WeakMap<IncomingMessage, number>();
+  const handle = createHandler<BodyRequest, RequestContext, OperationContext>({
     schema: executor.schema,
     parse: executor.parse,
     validate: executor.validate,
@@ -130,17 +141,18 @@ export function graphqlRoute(
 
   return async (req, res, next) => {
     startedAt.set(req, performance.now());
-    const request: GraphQLHttpRequest<ExpressRequest, RequestContext> = {
-      url: req.originalUrl,
-      method: req.method,
+    const request: GraphQLHttpRequest<BodyRequest, RequestContext> = {
+      // Express serves /graphql unmounted: its req.url is the original URL.
+      url: req.url ?? '/graphql',
+      method: req.method ?? 'GET',
       headers: req.headers,
-      // The body was read (and size-bounded) by express.text; graphql-http parses it per the spec.
+      // The body was read (and size-bounded) by readBody; graphql-http parses it per the spec.
       body: typeof req.body === 'string' ? req.body : null,
       raw: req,
       context: { res },
     };
     try {
-      const [body, init] = classifyHttpError(req.method, ...(await handle(request)));
+      const [body, init] = classifyHttpError(request.method, ...(await handle(request)));
       res.writeHead(init.status, init.statusText, init.headers as Record<string, string>).end(body);
     } catch (error) {
       next(error);

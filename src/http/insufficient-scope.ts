@@ -8,27 +8,48 @@
  * UNAUTHORIZED tool error (SPEC section 6). Runs after authentication and body parsing.
  */
 import type { Request, RequestHandler } from 'express';
-import { ALL_SCOPES } from '../auth/identity.js';
+import { ALL_SCOPES, type Identity } from '../auth/identity.js';
 import { missingScopes } from '../graphql/auth-directives.js';
 import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { localsOf } from './locals.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
+
+type Message = { method?: unknown; id?: unknown; params?: { name?: unknown } };
+
+export interface ScopeRefusal {
+  missing: string[];
+  /** What the token has plus what the tool needs. */
+  wanted: string[];
+  description: string;
+}
+
+/** Why a viewer may not call the tool this message names, or undefined when it may (or it is no call). */
+export function scopeRefusal(
+  catalogue: OperationCatalogue,
+  viewer: Identity | null,
+  message: Message,
+): ScopeRefusal | undefined {
+  if (!viewer || message.method !== 'tools/call' || typeof message.params?.name !== 'string')
+    return undefined;
+  const required = catalogue.current().byName.get(message.params.name)?.requiredScopes ?? [];
+  const missing = missingScopes(viewer, required);
+  if (missing.length === 0) return undefined;
+  // The spec recommends asking for what the token has plus what the tool needs, so that re-authorizing
+  // for this tool does not lose the scopes other tools need.
+  const wanted = ALL_SCOPES.filter((scope) => required.includes(scope) || viewer.scopes.includes(scope));
+  const description = `This token lacks the scope ${missing.join(', ')} needed by ${message.params.name}`;
+  return { missing, wanted, description };
+}
 
 export function insufficientScope(
   catalogue: OperationCatalogue,
   resourceMetadataUrl: (req: Request) => string,
 ): RequestHandler {
   return (req, res, next) => {
-    const viewer = localsOf(res).viewer ?? null;
-    const message = res.locals.message as { method?: unknown; id?: unknown; params?: { name?: unknown } };
-    if (!viewer || message.method !== 'tools/call' || typeof message.params?.name !== 'string') return next();
-    const required = catalogue.current().byName.get(message.params.name)?.requiredScopes ?? [];
-    const missing = missingScopes(viewer, required);
-    if (missing.length === 0) return next();
-    // The spec recommends asking for what the token has plus what the tool needs, so that re-authorizing
-    // for this tool does not lose the scopes other tools need.
-    const wanted = ALL_SCOPES.filter((scope) => required.includes(scope) || viewer.scopes.includes(scope));
-    const description = `This token lacks the scope ${missing.join(', ')} needed by ${message.params.name}`;
+    const message = res.locals.message as Message;
+    const refusal = scopeRefusal(catalogue, localsOf(res).viewer ?? null, message);
+    if (!refusal) return next();
+    const { missing, wanted, description } = refusal;
     sendJsonRpcError(res, 403, -32001, `Forbidden: ${description}`, {
       headers: {
         'WWW-Authenticate':

@@ -1,5 +1,5 @@
 /** What our middleware leaves on `res.locals` for later handlers, typed in one place. */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 
@@ -12,6 +12,9 @@ export interface RequestLocals {
   clientAddress: string;
 }
 
-export function localsOf(res: Response): RequestLocals {
-  return res.locals as RequestLocals;
+/** A response carrying `locals`: Express's, or one the node:http front (front.ts) began. */
+export type ResponseWithLocals = ServerResponse & { locals: Record<string, unknown> };
+
+export function localsOf(res: { locals: Record<string, unknown> }): RequestLocals {
+  return res.locals as unknown as RequestLocals;
 }

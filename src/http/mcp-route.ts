@@ -11,11 +11,12 @@
  * stateless handling here (route-by-era.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { BearerVerifier } from '../auth/bearer.js';
-import { ALL_SCOPES } from '../auth/identity.js';
+import { ALL_SCOPES, type Identity } from '../auth/identity.js';
 import { isLoopbackHost, LOOPBACK_NAMES, type Config } from '../config.js';
 import {
   createMcpServer,
@@ -31,16 +32,16 @@ import { callKey } from '../shared-state/cancellation-bus.js';
 import { followStream, isResponseTo } from '../shared-state/event-store.js';
 import { principalOf, type SessionHold, type SessionRecord } from '../shared-state/session-store.js';
 import type { SharedState } from '../shared-state/shared-state.js';
-import { readBearer, type BearerOutcome } from './authenticate.js';
+import { bearerOf, type BearerOutcome } from './authenticate.js';
 import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
-import { insufficientScope } from './insufficient-scope.js';
+import { insufficientScope, scopeRefusal } from './insufficient-scope.js';
 import { createHostCheck, refuseForeignHosts } from './allowed-hosts.js';
 import { directToolCalls, type DirectToolCalls } from './direct-tool-calls.js';
-import { localsOf } from './locals.js';
+import { localsOf, type RequestLocals, type ResponseWithLocals } from './locals.js';
 import { readBody } from './read-body.js';
-import { routeByEra } from './route-by-era.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { routeByEra, type McpPostHandler } from './route-by-era.js';
+import { sendJsonRpcError, type JsonRpcErrorOptions } from './send-json-rpc-error.js';
 
 /**
  * The revisions this server speaks: 2026-07-28 (no sessions), 2025-11-25 and 2025-06-18 (SPEC), plus
@@ -68,7 +69,7 @@ function baseUrl(req: Request, configured: string | undefined): string {
   return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
-export function mcpRoutes(options: McpRouteOptions): Router {
+export function mcpRoutes(options: McpRouteOptions): McpRoutes {
   const router = Router();
   const { mcp } = options;
   const loopbackBind = isLoopbackHost(options.listenHost);
@@ -100,26 +101,26 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   router.get('/.well-known/oauth-protected-resource/mcp', ourHostOnly, metadata);
 
   /** DNS-rebinding protection: the Host must be ours and a browser Origin must be allowed. */
-  const guardOriginAndHost: RequestHandler = (req, res, next) => {
-    const host = req.get('host') ?? '';
+  const originRefusal = (host: string, origin: string | undefined): string | undefined => {
     const hostname = hostCheck.hostnameOf(host);
-    if (!hostCheck.allows(host))
-      return sendJsonRpcError(res, 403, -32000, `Forbidden: Host ${host} is not allowed`);
-    const origin = req.get('origin');
-    if (origin !== undefined) {
-      let originName = '';
-      let normalized = '';
-      try {
-        ({ hostname: originName, origin: normalized } = new URL(origin));
-      } catch {
-        return sendJsonRpcError(res, 403, -32000, 'Forbidden: malformed Origin');
-      }
-      const allowed =
-        allowedOrigins.has(origin) ||
-        allowedOrigins.has(normalized) ||
-        (loopbackBind && LOOPBACK_NAMES.includes(originName) && LOOPBACK_NAMES.includes(hostname));
-      if (!allowed) return sendJsonRpcError(res, 403, -32000, `Forbidden: Origin ${origin} is not allowed`);
+    if (!hostCheck.allows(host)) return `Forbidden: Host ${host} is not allowed`;
+    if (origin === undefined) return undefined;
+    let originName = '';
+    let normalized = '';
+    try {
+      ({ hostname: originName, origin: normalized } = new URL(origin));
+    } catch {
+      return 'Forbidden: malformed Origin';
     }
+    const allowed =
+      allowedOrigins.has(origin) ||
+      allowedOrigins.has(normalized) ||
+      (loopbackBind && LOOPBACK_NAMES.includes(originName) && LOOPBACK_NAMES.includes(hostname));
+    return allowed ? undefined : `Forbidden: Origin ${origin} is not allowed`;
+  };
+  const guardOriginAndHost: RequestHandler = (req, res, next) => {
+    const refusal = originRefusal(req.get('host') ?? '', req.get('origin'));
+    if (refusal) return sendJsonRpcError(res, 403, -32000, refusal);
     next();
   };
 
@@ -133,13 +134,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     next();
   };
 
-  const refuseVersion = (res: Response, version: string) =>
-    sendJsonRpcError(
-      res,
-      400,
-      -32000,
-      `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-    );
+  const refuseVersion = (res: Response, version: string) => sendJsonRpcError(res, ...versionRefusal(version));
 
   const checkProtocolVersion: RequestHandler = (req, res, next) => {
     const version = req.get('mcp-protocol-version');
@@ -152,6 +147,10 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     next();
   };
 
+  /** Whether a bearer outcome lets a request on (the refusals are `authenticate`'s to answer). */
+  const admits = (outcome: BearerOutcome) =>
+    outcome.kind === 'verified' || (outcome.kind === 'absent' && mcp.auth !== 'required');
+
   /** Verifies the bearer token on every request; the identity (never the token) goes on as authInfo. */
   const authenticate: RequestHandler = async (req, res, next) => {
     const challenge = (extra: string) => ({
@@ -159,12 +158,12 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     });
     let outcome: BearerOutcome;
     try {
-      outcome = await readBearer(req.get('authorization'), options.verifier);
+      outcome = await bearerOf(req, options.verifier);
     } catch (error) {
       return next(error);
     }
     if (outcome.kind === 'absent') {
-      if (mcp.auth === 'required')
+      if (!admits(outcome))
         return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', {
           headers: challenge(''),
         });
@@ -175,88 +174,25 @@ export function mcpRoutes(options: McpRouteOptions): Router {
         headers: challenge('error="invalid_token", '),
       });
     }
-    const { identity } = outcome;
-    localsOf(res).viewer = identity;
-    const authInfo: AuthInfo = {
-      // The SDK wants a token string; it gets a placeholder so the raw token goes no further than here.
-      token: 'verified',
-      clientId: identity.subject,
-      scopes: [...identity.scopes],
-      expiresAt: identity.expiresAt,
-      extra: { identity },
-    };
-    (req as Request & { auth?: AuthInfo }).auth = authInfo;
+    admitIdentity(req, localsOf(res), outcome.identity);
     next();
   };
 
   /** Reads the JSON-RPC body ourselves: JSON errors become -32700 and batches are refused. */
   const parseBody: RequestHandler = (req, res, next) => {
-    if (!req.is('application/json')) {
-      return sendJsonRpcError(
-        res,
-        415,
-        -32000,
-        'Unsupported Media Type: Content-Type must be application/json',
-      );
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(typeof req.body === 'string' ? req.body : '');
-    } catch {
-      return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
-    }
-    if (Array.isArray(message)) {
-      return sendJsonRpcError(
-        res,
-        400,
-        -32600,
-        'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18)',
-      );
-    }
-    if (typeof message !== 'object' || message === null) {
-      return sendJsonRpcError(
-        res,
-        400,
-        -32600,
-        'Invalid Request: the body must be a JSON-RPC message object',
-      );
-    }
-    const unsupportedVersion = res.locals.unsupportedVersion as string | undefined;
-    if (unsupportedVersion !== undefined && !hasEnvelopeClaim(message)) {
-      return refuseVersion(res, unsupportedVersion);
-    }
-    const { id, method } = message as { id?: unknown; method?: unknown };
-    if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
-      const problem = checkRequestParams(message, mcp.maxArgumentDepth);
-      // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
-      if (problem) return sendJsonRpcError(res, 200, -32602, problem, { id });
-    }
-    // Anything else nested that deep (a response's result, a notification's params) would overflow the
-    // SDK's parser, whose error names the overflow.
-    if (nestsDeeperThan(message, mcp.maxArgumentDepth + 2)) {
-      return sendJsonRpcError(
-        res,
-        400,
-        -32600,
-        `Invalid Request: the message is nested deeper than ${mcp.maxArgumentDepth} levels`,
-      );
-    }
-    // A client asking for a revision we do not speak is answered with ours (the spec's negotiation);
-    // 2026-07-28 has no initialize, so a handshake always lands on a 2025 revision.
-    // The method first: the SDK's guard parses the whole message with zod, on every request otherwise.
-    if (
-      (message as { method?: unknown }).method === 'initialize' &&
-      isInitializeRequest(message) &&
-      !LEGACY_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)
-    ) {
-      message.params.protocolVersion = LEGACY_PROTOCOL_VERSIONS[0]!;
-    }
-    res.locals.message = message;
+    const parsed = parseJsonRpcBody(
+      typeof req.body === 'string' ? req.body : '',
+      Boolean(req.is('application/json')),
+      res.locals.unsupportedVersion as string | undefined,
+      mcp.maxArgumentDepth,
+    );
+    if ('refusal' in parsed) return sendJsonRpcError(res, ...parsed.refusal);
+    res.locals.message = parsed.message;
     next();
   };
 
-  const subjectOf = (res: Response) => localsOf(res).viewer?.subject ?? null;
-  const principal = (res: Response) => principalOf(subjectOf(res), localsOf(res).clientAddress);
+  const subjectOf = (res: ResponseWithLocals) => localsOf(res).viewer?.subject ?? null;
+  const principal = (res: ResponseWithLocals) => principalOf(subjectOf(res), localsOf(res).clientAddress);
 
   const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
     const type = (error as { type?: string }).type;
@@ -275,26 +211,144 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   const body = readBody(options.bodyLimitBytes);
   const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
   const direct = directToolCalls(options.server, mcp.directToolCalls);
+  let post: McpPostHandler;
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
-    router.post('/mcp', body, parseBody, scopeCheck, routeByEra(handle.post, options.server, direct));
+    // Express's request, always: the front hands every 2025-era POST of session mode to Express.
+    post = routeByEra(handle.post as unknown as McpPostHandler, options.server, direct);
+    router.post('/mcp', body, parseBody, scopeCheck, post);
     router.get('/mcp', handle.get);
     router.delete('/mcp', handle.remove);
   } else {
-    router.post(
-      '/mcp',
-      body,
-      parseBody,
-      scopeCheck,
-      routeByEra(statelessPost(options, principal, direct), options.server, direct),
-    );
+    post = routeByEra(statelessPost(options, principal, direct), options.server, direct);
+    router.post('/mcp', body, parseBody, scopeCheck, post);
   }
   router.use('/mcp', bodyErrors);
-  return router;
+  return {
+    router,
+    front: {
+      originRefusal,
+      admits,
+      admitIdentity,
+      parse: (text) => parseJsonRpcBody(text, true, undefined, mcp.maxArgumentDepth),
+      scopeRefusal: (viewer, message) => scopeRefusal(options.server.catalogue, viewer, message),
+      post,
+    },
+  };
 }
 
-type SubjectOf = (res: Response) => string | null;
-type PrincipalFor = (res: Response) => string;
+/**
+ * The /mcp guards as plain functions, for the node:http front (front.ts): the same code the Express
+ * chain above runs. The front answers only what they let through and hands every refusal to Express.
+ */
+export interface McpFront {
+  /** The Host/Origin refusal (DNS rebinding) for these headers, or undefined. */
+  originRefusal(host: string, origin: string | undefined): string | undefined;
+  admits(outcome: BearerOutcome): boolean;
+  /** Puts a verified identity on the request (locals.viewer, and `req.auth` for the SDK). */
+  admitIdentity(req: IncomingMessage & { auth?: AuthInfo }, locals: RequestLocals, identity: Identity): void;
+  /** parseBody's checks of a UTF-8 JSON body. */
+  parse(text: string): ParsedBody;
+  scopeRefusal(viewer: Identity | null, message: object): ReturnType<typeof scopeRefusal>;
+  /** The POST handler after the guards. */
+  post: McpPostHandler;
+}
+
+export interface McpRoutes {
+  router: Router;
+  front: McpFront;
+}
+
+/** The identity (never the token) goes on as authInfo, which the SDK hands to tool handlers. */
+function admitIdentity(
+  req: IncomingMessage & { auth?: AuthInfo },
+  locals: RequestLocals,
+  identity: Identity,
+): void {
+  locals.viewer = identity;
+  req.auth = {
+    // The SDK wants a token string; it gets a placeholder so the raw token goes no further than here.
+    token: 'verified',
+    clientId: identity.subject,
+    scopes: [...identity.scopes],
+    expiresAt: identity.expiresAt,
+    extra: { identity },
+  };
+}
+
+type ParsedBody =
+  | { message: object }
+  | { refusal: [status: number, code: number, message: string, options?: JsonRpcErrorOptions] };
+
+const versionRefusal = (version: string): [number, number, string] => [
+  400,
+  -32000,
+  `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+];
+
+/**
+ * The JSON-RPC checks of a POST body: JSON errors are -32700, batches and non-objects -32600, a request
+ * with malformed or over-deep params -32602, and an unsupported MCP-Protocol-Version header refused
+ * unless the body claims a 2026-07-28 envelope (the SDK answers that one).
+ */
+function parseJsonRpcBody(
+  text: string,
+  isJson: boolean,
+  unsupportedVersion: string | undefined,
+  maxDepth: number,
+): ParsedBody {
+  if (!isJson) {
+    return { refusal: [415, -32000, 'Unsupported Media Type: Content-Type must be application/json'] };
+  }
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return { refusal: [400, -32700, 'Parse error: the body is not valid JSON'] };
+  }
+  if (Array.isArray(message)) {
+    return {
+      refusal: [
+        400,
+        -32600,
+        'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18)',
+      ],
+    };
+  }
+  if (typeof message !== 'object' || message === null) {
+    return { refusal: [400, -32600, 'Invalid Request: the body must be a JSON-RPC message object'] };
+  }
+  if (unsupportedVersion !== undefined && !hasEnvelopeClaim(message)) {
+    return { refusal: versionRefusal(unsupportedVersion) };
+  }
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
+    const problem = checkRequestParams(message, maxDepth);
+    // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
+    if (problem) return { refusal: [200, -32602, problem, { id }] };
+  }
+  // Anything else nested that deep (a response's result, a notification's params) would overflow the
+  // SDK's parser, whose error names the overflow.
+  if (nestsDeeperThan(message, maxDepth + 2)) {
+    return {
+      refusal: [400, -32600, `Invalid Request: the message is nested deeper than ${maxDepth} levels`],
+    };
+  }
+  // A client asking for a revision we do not speak is answered with ours (the spec's negotiation);
+  // 2026-07-28 has no initialize, so a handshake always lands on a 2025 revision.
+  // The method first: the SDK's guard parses the whole message with zod, on every request otherwise.
+  if (
+    (message as { method?: unknown }).method === 'initialize' &&
+    isInitializeRequest(message) &&
+    !LEGACY_PROTOCOL_VERSIONS.includes(message.params.protocolVersion)
+  ) {
+    message.params.protocolVersion = LEGACY_PROTOCOL_VERSIONS[0]!;
+  }
+  return { message };
+}
+
+type SubjectOf = (res: ResponseWithLocals) => string | null;
+type PrincipalFor = (res: ResponseWithLocals) => string;
 type JsonRpcMessage = {
   jsonrpc?: string;
   id?: string | number;
@@ -691,7 +745,7 @@ function statelessPost(
   options: McpRouteOptions,
   principalFor: PrincipalFor,
   direct: DirectToolCalls,
-): RequestHandler {
+): McpPostHandler {
   const { cancellations } = options.state;
   return async (req, res, next) => {
     try {
@@ -699,7 +753,8 @@ function statelessPost(
       const principal = principalFor(res);
       if (isCancellation(message)) {
         cancellations.cancel(callKey(principal, message.params?.requestId));
-        res.status(202).end();
+        res.statusCode = 202;
+        res.end();
         return;
       }
       const controller = new AbortController();

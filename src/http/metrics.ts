@@ -3,8 +3,10 @@
  * counted and timed by outcome class. Each app has its own registry, and every label has a closed set of
  * values (known routes, status classes, classifications, tool names) so cardinality stays bounded.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Registry, Histogram, collectDefaultMetrics } from 'prom-client';
 import { Router, type RequestHandler } from 'express';
+import { frontWorkOf } from './front-handoff.js';
 
 const KNOWN_ROUTES = ['/graphql', '/mcp', '/healthz', '/readyz', '/metrics'];
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -12,6 +14,8 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export interface Metrics {
   /** Times every HTTP request by route and status class. */
   middleware: RequestHandler;
+  /** Times one request (its path given: the front has no Express `req.path`). */
+  observeRequest(req: IncomingMessage, res: ServerResponse, path: string): void;
   observeOperation(type: string, outcome: string, seconds: number): void;
   observeToolCall(tool: string, outcome: string, seconds: number): void;
   /** A lookup in the result cache: served from it, or executed. */
@@ -88,19 +92,27 @@ export function createMetrics(): Metrics {
   const observeOperation = labelled(operations);
   const observeTool = labelled(tools);
 
+  const observeRequest = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    const route = routeOf(path);
+    res.once('finish', () =>
+      observeHttp(
+        (performance.now() - started) / 1000,
+        method,
+        route,
+        `${Math.floor(res.statusCode / 100)}xx`,
+      ),
+    );
+  };
+
   return {
     middleware: (req, res, next) => {
-      const started = performance.now();
-      res.once('finish', () =>
-        observeHttp(
-          (performance.now() - started) / 1000,
-          req.method,
-          routeOf(req.path),
-          `${Math.floor(res.statusCode / 100)}xx`,
-        ),
-      );
+      // A request the front began is timed from there.
+      if (!frontWorkOf(req)) observeRequest(req, res, req.path);
       next();
     },
+    observeRequest,
     observeOperation: (type, outcome, seconds) => observeOperation(seconds, type, outcome),
     observeToolCall: (tool, outcome, seconds) => observeTool(seconds, tool, outcome),
     observeCacheLookup: (hit) => (hit ? hits : misses).inc(),

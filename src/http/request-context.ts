@@ -1,43 +1,60 @@
 /**
  * Gives each request an id (kept from a well-formed X-Request-Id, else new), a child logger and an access
  * log line. Successful probes (health, readiness, metrics scrapes) log at debug: they arrive every few
- * seconds and say nothing an operator reads; a failing one stays at info.
+ * seconds and say nothing an operator reads; a failing one stays at info. `beginRequest` is the one
+ * implementation: the Express middleware and the node:http front (front.ts) both call it.
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
+import { frontWorkOf } from './front-handoff.js';
 import { PROBE_PATHS } from './health.js';
 import type { RequestLocals } from './locals.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
+/** Begins a request: its locals (on `res.locals`), its X-Request-Id header and its access line. */
+export function beginRequest(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse & { locals?: Record<string, unknown> },
+  path: string,
+  clientAddress: string,
+): RequestLocals {
+  const incoming = req.headers['x-request-id'];
+  const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const started = process.hrtime.bigint();
+  const locals: RequestLocals = {
+    requestId,
+    logger: logger.child({ requestId }),
+    viewer: null,
+    clientAddress,
+  };
+  if (res.locals) Object.assign(res.locals, locals);
+  else res.locals = locals as unknown as Record<string, unknown>;
+  res.setHeader('x-request-id', requestId);
+  res.on('finish', () => {
+    const quiet = PROBE_PATHS.has(path) && res.statusCode < 400;
+    locals.logger[quiet ? 'debug' : 'info'](
+      {
+        method: req.method,
+        // The path only: query strings can carry GraphQL variables.
+        path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'request',
+    );
+  });
+  return locals;
+}
+
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const started = process.hrtime.bigint();
-    const locals: RequestLocals = {
-      requestId,
-      logger: logger.child({ requestId }),
-      viewer: null,
-      // req.ip follows the app's `trust proxy` setting (TRUST_PROXY); undefined only on a closed socket.
-      clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-    };
-    Object.assign(res.locals, locals);
-    res.setHeader('x-request-id', requestId);
-    res.on('finish', () => {
-      const quiet = PROBE_PATHS.has(req.path) && res.statusCode < 400;
-      locals.logger[quiet ? 'debug' : 'info'](
-        {
-          method: req.method,
-          // The path only: query strings can carry GraphQL variables.
-          path: req.path,
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-        },
-        'request',
-      );
-    });
+    // req.ip follows the app's `trust proxy` setting (TRUST_PROXY); undefined only on a closed socket.
+    if (!frontWorkOf(req))
+      beginRequest(logger, req, res, req.path, req.ip ?? req.socket.remoteAddress ?? 'unknown');
     next();
   };
 }

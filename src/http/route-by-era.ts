@@ -11,18 +11,29 @@
  * so both eras share them; the identity and client address reach the tools as `req.auth` either way.
  * A plain 2026-07-28 tools/call is answered by the lean path (direct-tool-calls.ts) before the SDK.
  */
-import type { RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { classify } from '../mcp/direct-tool-call.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
-import { callHeadersOf, type DirectToolCalls } from './direct-tool-calls.js';
+import { callHeadersOf, type DirectToolCalls, type McpRequest } from './direct-tool-calls.js';
+import type { ResponseWithLocals } from './locals.js';
+
+/**
+ * A /mcp POST handler after the guards (the parsed message on `res.locals.message`), on node's request
+ * and response: Express runs it, and so does the node:http front (front.ts).
+ */
+export type McpPostHandler = (
+  req: McpRequest,
+  res: ResponseWithLocals,
+  next: (error?: unknown) => void,
+) => void | Promise<void>;
 
 export function routeByEra(
-  legacy: RequestHandler,
+  legacy: McpPostHandler,
   server: McpServerDependencies,
   direct: DirectToolCalls,
-): RequestHandler {
+): McpPostHandler {
   const modern = toNodeHandler(
     createMcpHandler(() => createMcpServer(server, { era: 'modern' }), {
       legacy: 'reject',
@@ -47,7 +58,7 @@ export function routeByEra(
       const classification = classify(message, headers);
       if (classification.kind === 'legacy') return legacy(req, res, next);
       if (await direct(req, res, 'modern', { headers, classification })) return;
-      await modern(req, res, message);
+      await modern(req as IncomingMessage, res, message);
     } catch (error) {
       next(error);
     }

@@ -37,6 +37,7 @@ export interface TestServerOptions {
   env?: Env;
   logger?: Logger;
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
 
 export async function startTestServer(
@@ -67,7 +68,11 @@ export async function startTestServer(
     ...(dialect === 'postgres' ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schemaName } : {}),
     ...options.env,
   });
-  const server = await startServer(config, { logger: options.logger, onQuery: options.onQuery });
+  const server = await startServer(config, {
+    logger: options.logger,
+    onQuery: options.onQuery,
+    onFrontAnswer: options.onFrontAnswer,
+  });
   return {
     ...server,
     dialect,

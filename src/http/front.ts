@@ -1,0 +1,129 @@
+/**
+ * The node:http front: a request listener in front of the Express app that serves the two hot requests
+ * below Express (no router walk, no Express request and response objects, one body read), and hands
+ * every other request to Express untouched. It serves a POST /graphql and a POST /mcp (stateless mode,
+ * or 2026-07-28 in session mode: never a 2025 session's traffic) with a plain UTF-8 JSON body of a
+ * declared length within the limit; everything else, and every refusal, is Express's. Each policy is
+ * the code the Express chain runs, called as a plain function: the request context and access line,
+ * drain gate, metrics, Host/Origin checks, bearer authentication, the body checks, the scope check and
+ * the POST handlers themselves. A request handed on after the front began it carries what the front
+ * did (front-handoff.ts), so Express neither begins it again nor reads its body or token twice.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import proxyaddr from 'proxy-addr';
+import type { BearerVerifier } from '../auth/bearer.js';
+import type { Logger } from '../logger.js';
+import { classify } from '../mcp/direct-tool-call.js';
+import type { HostCheck } from './allowed-hosts.js';
+import { bearerOf } from './authenticate.js';
+import { carryLocals } from './carry-request-locals.js';
+import { callHeadersOf, type McpRequest } from './direct-tool-calls.js';
+import type { DrainGate } from './drain-gate.js';
+import { errorHandler } from './error-handlers.js';
+import { recordFrontWork, type FrontWork } from './front-handoff.js';
+import type { GraphQLRoute } from './graphql-route.js';
+import type { ResponseWithLocals } from './locals.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type McpFront } from './mcp-route.js';
+import type { Metrics } from './metrics.js';
+import { isPlainBody, readPlainBody } from './read-body.js';
+import { beginRequest } from './request-context.js';
+
+export interface FrontDependencies {
+  /** Everything the front does not serve, and every refusal. */
+  express: RequestListener;
+  /** The app's compiled `trust proxy` (TRUST_PROXY): the client address is Express's `req.ip`. */
+  trust: (address: string, hop: number) => boolean;
+  logger: Logger;
+  drain: DrainGate;
+  metrics: Metrics;
+  verifier: BearerVerifier;
+  bodyLimitBytes: number;
+  /** The /graphql Host check. */
+  hostCheck: HostCheck;
+  graphql: GraphQLRoute;
+  mcp: McpFront;
+  mcpMode: 'sessions' | 'stateless';
+  /** Told who answered each request the front began (tests check the front served what it should). */
+  onAnswer?: (path: string, by: 'front' | 'express') => void;
+}
+
+type FrontRequest = McpRequest & { body?: unknown };
+
+export function createFront(deps: FrontDependencies): RequestListener {
+  const { express, drain, verifier } = deps;
+
+  /** Hands a request the front began to Express, with what it did already. */
+  const handOff = (req: IncomingMessage, res: ServerResponse, work: FrontWork) => {
+    deps.onAnswer?.(req.url!, 'express');
+    recordFrontWork(req, work);
+    express(req, res);
+  };
+  const fail = (req: IncomingMessage, res: ResponseWithLocals) => (error: unknown) =>
+    errorHandler(error, req, res);
+
+  const begin = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const address = proxyaddr(req, deps.trust) ?? req.socket.remoteAddress ?? 'unknown';
+    const locals = beginRequest(deps.logger, req, res, path, address);
+    drain.track(res);
+    deps.metrics.observeRequest(req, res, path);
+    return { locals, res: res as ResponseWithLocals };
+  };
+
+  // The order of Express's chain: Host check, body, authentication, the route.
+  async function serveGraphQL(req: FrontRequest, response: ServerResponse): Promise<void> {
+    const { locals, res } = begin(req, response, '/graphql');
+    if (!deps.hostCheck.allows(req.headers.host ?? '')) return handOff(req, res, {});
+    const body = await readPlainBody(req);
+    if ('error' in body) return handOff(req, res, { body });
+    const bearer = await bearerOf(req, verifier).catch(() => undefined);
+    if (bearer?.kind !== 'verified' && bearer?.kind !== 'absent') return handOff(req, res, { body, bearer });
+    if (bearer.kind === 'verified') locals.viewer = bearer.identity;
+    req.body = body.text;
+    deps.onAnswer?.('/graphql', 'front');
+    await deps.graphql(req, res, fail(req, res));
+  }
+
+  // The order of the /mcp router: Origin and Host, revision, authentication, body, JSON-RPC, scopes.
+  async function serveMcp(req: FrontRequest, response: ServerResponse): Promise<void> {
+    const { locals, res } = begin(req, response, '/mcp');
+    const { mcp } = deps;
+    const version = req.headers['mcp-protocol-version'];
+    if (
+      mcp.originRefusal(req.headers.host ?? '', req.headers.origin) !== undefined ||
+      (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version as string))
+    ) {
+      return handOff(req, res, {});
+    }
+    const bearer = await bearerOf(req, verifier).catch(() => undefined);
+    if (!bearer || !mcp.admits(bearer)) return handOff(req, res, { bearer });
+    const body = await readPlainBody(req);
+    if ('error' in body) return handOff(req, res, { bearer, body });
+    const parsed = mcp.parse(body.text);
+    if ('refusal' in parsed) return handOff(req, res, { bearer, body });
+    if (bearer.kind === 'verified') mcp.admitIdentity(req, locals, bearer.identity);
+    if (mcp.scopeRefusal(locals.viewer, parsed.message)) return handOff(req, res, { bearer, body });
+    // Session mode's 2025-era POSTs (initialize, and anything without a session) are Express's.
+    if (deps.mcpMode === 'sessions' && classify(parsed.message, callHeadersOf(req)).kind === 'legacy')
+      return handOff(req, res, { bearer, body });
+    carryLocals(req, locals);
+    res.locals.message = parsed.message;
+    deps.onAnswer?.('/mcp', 'front');
+    await deps.mcp.post(req, res, fail(req, res));
+  }
+
+  return (req, res) => {
+    const { url, headers } = req;
+    if (
+      req.method !== 'POST' ||
+      (url !== '/graphql' && url !== '/mcp') ||
+      !isPlainBody(headers, deps.bodyLimitBytes) ||
+      (url === '/mcp' && deps.mcpMode === 'sessions' && headers['mcp-session-id'] !== undefined) ||
+      drain.phase() === 'refusing'
+    ) {
+      express(req, res);
+      return;
+    }
+    const served = url === '/graphql' ? serveGraphQL(req, res) : serveMcp(req, res);
+    served.catch((error: unknown) => errorHandler(error, req, res as ResponseWithLocals));
+  };
+}

@@ -1,0 +1,400 @@
+/**
+ * The node:http front (src/http/front.ts) answers exactly as Express does. The same requests, valid and
+ * malformed, go to a server with the front and to one without it (HTTP_FRONT=off), in both MCP modes;
+ * status, headers (all but Date) and body must match, with the front serving the hot requests itself
+ * and handing every refusal to Express.
+ */
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENVELOPE, MODERN } from '../helpers/mcp-modern.js';
+import { holdRequest, raw, type RawResponse } from '../helpers/raw-http.js';
+import { seed } from '../helpers/seed.js';
+import {
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  TEST_JWT_SECRET,
+  dialects,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.js';
+
+interface Sent {
+  name: string;
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Who should answer it on the server with the front (requests it does not begin are left out). */
+  by?: 'front' | 'express';
+}
+
+const USER_ID = String(seed.users.find((u) => u.username === 'user')!.id);
+const expiredToken = () =>
+  new SignJWT({ role: 'USER' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(USER_ID)
+    .setIssuer(TEST_ISSUER)
+    .setAudience(TEST_AUDIENCE)
+    .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+    .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+    .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const MCP_2025 = {
+  ...JSON_TYPE,
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
+const mcp2026 = (method: string, name?: string) => ({
+  ...JSON_TYPE,
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': MODERN,
+  'mcp-method': method,
+  ...(name ? { 'mcp-name': name } : {}),
+});
+const rpc = (method: string, params: Record<string, unknown>, id: number | undefined = 1) =>
+  JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params });
+const getMovie = (era: '2025' | '2026', id = 1, args: Record<string, unknown> = { id: '1' }) =>
+  rpc(
+    'tools/call',
+    { name: 'getMovie', arguments: args, ...(era === '2026' ? { _meta: ENVELOPE } : {}) },
+    id,
+  );
+const QUERY = JSON.stringify({ query: '{ movie(id: "1") { title genre } }' });
+
+function requests(mode: string, token: string, expired: string): Sent[] {
+  const bearer = { authorization: `Bearer ${token}` };
+  const big = JSON.stringify({ query: `{ movie(id: "1") { title } } # ${'x'.repeat(110_000)}` });
+  const legacyBy = mode === 'stateless' ? 'front' : 'express';
+  return [
+    // /graphql
+    { name: 'graphql anonymous query', path: '/graphql', headers: JSON_TYPE, body: QUERY, by: 'front' },
+    {
+      name: 'graphql query as a user',
+      path: '/graphql',
+      headers: { ...JSON_TYPE, ...bearer },
+      body: JSON.stringify({ query: '{ me { username role } }' }),
+      by: 'front',
+    },
+    {
+      name: 'graphql with charset and graphql-response+json, variables that do not coerce',
+      path: '/graphql',
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        accept: 'application/graphql-response+json',
+      },
+      body: JSON.stringify({ query: 'query ($id: ID!) { movie(id: $id) { title } }', variables: { id: {} } }),
+      by: 'front',
+    },
+    {
+      name: 'graphql body with a BOM',
+      path: '/graphql',
+      headers: JSON_TYPE,
+      body: `\uFEFF${QUERY}`,
+      by: 'front',
+    },
+    { name: 'graphql malformed JSON', path: '/graphql', headers: JSON_TYPE, body: '{"query": ', by: 'front' },
+    { name: 'graphql empty body', path: '/graphql', headers: JSON_TYPE, body: '', by: 'front' },
+    {
+      name: 'graphql wrong content type',
+      path: '/graphql',
+      headers: { 'content-type': 'text/plain' },
+      body: QUERY,
+    },
+    { name: 'graphql without content type', path: '/graphql', body: QUERY },
+    {
+      name: 'graphql wrong Host',
+      path: '/graphql',
+      headers: { ...JSON_TYPE, host: 'evil.example' },
+      body: QUERY,
+      by: 'express',
+    },
+    {
+      name: 'graphql garbage token',
+      path: '/graphql',
+      headers: { ...JSON_TYPE, authorization: 'Bearer not-a-token' },
+      body: QUERY,
+      by: 'express',
+    },
+    {
+      name: 'graphql expired token',
+      path: '/graphql',
+      headers: { ...JSON_TYPE, authorization: `Bearer ${expired}` },
+      body: QUERY,
+      by: 'express',
+    },
+    {
+      name: 'graphql malformed Authorization',
+      path: '/graphql',
+      headers: { ...JSON_TYPE, authorization: 'Basic abc' },
+      body: QUERY,
+      by: 'express',
+    },
+    { name: 'graphql oversized body', path: '/graphql', headers: JSON_TYPE, body: big },
+    {
+      name: 'graphql GET',
+      path: '/graphql?query=%7B%20movie(id%3A%20%221%22)%20%7B%20title%20%7D%20%7D',
+      method: 'GET',
+    },
+    {
+      name: 'graphql mutation',
+      path: '/graphql',
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        query: 'mutation { login(input: { username: "nobody", password: "wrong-password" }) { token } }',
+      }),
+      by: 'front',
+    },
+    // /mcp, 2025
+    {
+      name: 'mcp 2025 tools/call',
+      path: '/mcp',
+      headers: { ...MCP_2025, ...bearer },
+      body: getMovie('2025'),
+      by: legacyBy,
+    },
+    {
+      name: 'mcp 2025 anonymous tools/call',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: getMovie('2025', 2),
+      by: legacyBy,
+    },
+    {
+      name: 'mcp 2025 unknown tool',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: rpc('tools/call', { name: 'noSuchTool', arguments: {} }),
+      by: legacyBy,
+    },
+    {
+      name: 'mcp 2025 tool error (bad argument)',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: getMovie('2025', 3, { id: 'not-an-id' }),
+      by: legacyBy,
+    },
+    {
+      name: 'mcp 2025 tools/call with a progress token (the SDK)',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: rpc('tools/call', { name: 'getMovie', arguments: { id: '1' }, _meta: { progressToken: 7 } }),
+      by: legacyBy,
+    },
+    {
+      name: 'mcp 2025 tools/call without Accept of SSE',
+      path: '/mcp',
+      headers: { ...MCP_2025, accept: 'application/json' },
+      body: getMovie('2025'),
+      by: legacyBy,
+    },
+    {
+      name: 'mcp 2025 cancellation',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: rpc('notifications/cancelled', { requestId: 99 }, undefined),
+      by: legacyBy,
+    },
+    // /mcp, 2026-07-28
+    {
+      name: 'mcp 2026 tools/call',
+      path: '/mcp',
+      headers: { ...mcp2026('tools/call', 'getMovie'), ...bearer },
+      body: getMovie('2026'),
+      by: 'front',
+    },
+    {
+      name: 'mcp 2026 tools/call with a mismatched Mcp-Name',
+      path: '/mcp',
+      headers: mcp2026('tools/call', 'searchMovies'),
+      body: getMovie('2026'),
+      by: 'front',
+    },
+    {
+      name: 'mcp 2026 tools/list',
+      path: '/mcp',
+      headers: mcp2026('tools/list'),
+      body: rpc('tools/list', { _meta: ENVELOPE }),
+      by: 'front',
+    },
+    // /mcp refusals
+    {
+      name: 'mcp wrong Host',
+      path: '/mcp',
+      headers: { ...MCP_2025, host: 'evil.example' },
+      body: getMovie('2025'),
+      by: 'express',
+    },
+    {
+      name: 'mcp foreign Origin',
+      path: '/mcp',
+      headers: { ...MCP_2025, origin: 'https://evil.example' },
+      body: getMovie('2025'),
+      by: 'express',
+    },
+    {
+      name: 'mcp malformed Origin',
+      path: '/mcp',
+      headers: { ...MCP_2025, origin: 'not a url' },
+      body: getMovie('2025'),
+      by: 'express',
+    },
+    {
+      name: 'mcp loopback Origin',
+      path: '/mcp',
+      headers: { ...MCP_2025, origin: 'http://localhost:1234' },
+      body: getMovie('2025'),
+      by: legacyBy,
+    },
+    {
+      name: 'mcp garbage token',
+      path: '/mcp',
+      headers: { ...MCP_2025, authorization: 'Bearer not-a-token' },
+      body: getMovie('2025'),
+      by: 'express',
+    },
+    {
+      name: 'mcp expired token',
+      path: '/mcp',
+      headers: { ...MCP_2025, authorization: `Bearer ${expired}` },
+      body: getMovie('2025'),
+      by: 'express',
+    },
+    {
+      name: 'mcp unsupported revision',
+      path: '/mcp',
+      headers: { ...MCP_2025, 'mcp-protocol-version': '1999-01-01' },
+      body: getMovie('2025'),
+      by: 'express',
+    },
+    { name: 'mcp oversized body', path: '/mcp', headers: MCP_2025, body: big },
+    {
+      name: 'mcp wrong content type',
+      path: '/mcp',
+      headers: { ...MCP_2025, 'content-type': 'text/plain' },
+      body: getMovie('2025'),
+    },
+    {
+      name: 'mcp malformed JSON',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: '{"jsonrpc": "2.0",',
+      by: 'express',
+    },
+    { name: 'mcp batch', path: '/mcp', headers: MCP_2025, body: `[${getMovie('2025')}]`, by: 'express' },
+    { name: 'mcp not an object', path: '/mcp', headers: MCP_2025, body: '42', by: 'express' },
+    {
+      name: 'mcp params nested too deep',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: getMovie('2025', 4, { id: JSON.parse('['.repeat(100) + ']'.repeat(100)) }),
+      by: 'express',
+    },
+    {
+      name: 'mcp initialize',
+      path: '/mcp',
+      headers: MCP_2025,
+      body: rpc('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'front-test', version: '1' },
+      }),
+      by: legacyBy,
+    },
+    { name: 'mcp GET', path: '/mcp', method: 'GET', headers: { accept: 'text/event-stream' } },
+    { name: 'mcp with a trailing slash', path: '/mcp/', headers: MCP_2025, body: getMovie('2025') },
+    { name: 'unknown route', path: '/nowhere', headers: JSON_TYPE, body: QUERY },
+  ];
+}
+
+/** Sends one request (Content-Length set, so the body is one the front reads) and normalizes the answer. */
+async function send(server: TestServer, request: Sent): Promise<RawResponse> {
+  const body = request.body ?? '';
+  const response = await raw(`${server.url}${request.path}`, {
+    method: request.method ?? 'POST',
+    headers: {
+      'x-request-id': 'front-test',
+      ...(request.method === 'GET' ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+      ...request.headers,
+    },
+    body: request.method === 'GET' ? undefined : body,
+  });
+  // The two servers differ in port, date and session ids only.
+  const port = new RegExp(String(server.port), 'g');
+  const headers = Object.fromEntries(
+    Object.entries(response.headers)
+      .filter(([name]) => name !== 'date')
+      .map(([name, value]) => [
+        name,
+        name === 'mcp-session-id' ? 'SESSION' : String(value).replace(port, 'PORT'),
+      ]),
+  );
+  return { status: response.status, headers, body: response.body.replace(port, 'PORT') };
+}
+
+describe.each(dialects)('the node:http front on %s', (dialect) => {
+  describe.each(['stateless', 'sessions'])('in %s mode', (mode) => {
+    let front: TestServer;
+    let express: TestServer;
+    const answered: [string, 'front' | 'express'][] = [];
+    let token = '';
+    let expired = '';
+
+    beforeAll(async () => {
+      [front, express] = await Promise.all([
+        startTestServer(dialect, {
+          env: { MCP_MODE: mode },
+          onFrontAnswer: (path, by) => answered.push([path, by]),
+        }),
+        startTestServer(dialect, { env: { MCP_MODE: mode, HTTP_FRONT: 'off' } }),
+      ]);
+      token = await front.login('user', 'user123');
+      expired = await expiredToken();
+    });
+    afterAll(async () => {
+      await Promise.all([front?.stop(), express?.stop()]);
+    });
+
+    it('answers every request with the status, headers and body Express gives', async () => {
+      const differences: string[] = [];
+      for (const request of requests(mode, token, expired)) {
+        answered.length = 0;
+        const [viaFront, viaExpress] = [await send(front, request), await send(express, request)];
+        const who = answered.map(([, by]) => by);
+        if (JSON.stringify(viaFront) !== JSON.stringify(viaExpress))
+          differences.push(
+            `${request.name}:\n  front   ${JSON.stringify(viaFront)}\n  express ${JSON.stringify(viaExpress)}`,
+          );
+        expect(viaFront.status, request.name).toBeLessThan(500);
+        expect(who, request.name).toEqual(request.by ? [request.by] : []);
+      }
+      expect(differences).toEqual([]);
+    });
+
+    it('while draining, refuses new requests as Express does', async () => {
+      const [a, b] = await Promise.all([
+        startTestServer(dialect, { env: { MCP_MODE: mode, SHUTDOWN_GRACE_MS: '5000' } }),
+        startTestServer(dialect, { env: { MCP_MODE: mode, SHUTDOWN_GRACE_MS: '5000', HTTP_FRONT: 'off' } }),
+      ]);
+      const drained = await Promise.all(
+        [a, b].map(async (server) => {
+          // A request already received keeps the server draining while new ones arrive.
+          const held = await holdRequest(`${server.url}/graphql`, { headers: JSON_TYPE, body: QUERY });
+          const closing = server.stop();
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const refused = [
+            await send(server, { name: 'graphql', path: '/graphql', headers: JSON_TYPE, body: QUERY }),
+            await send(server, { name: 'mcp', path: '/mcp', headers: MCP_2025, body: getMovie('2025') }),
+          ];
+          const finished = await held.finish();
+          await closing;
+          return { refused, finished: { status: finished.status, body: finished.body } };
+        }),
+      );
+      expect(drained[0]!.refused[0]!.status).toBe(503);
+      expect(drained[0]!.refused[1]!.status).toBe(503);
+      expect(drained[0]!.finished.status).toBe(200);
+      expect(drained[0]).toEqual(drained[1]);
+    });
+  });
+});
