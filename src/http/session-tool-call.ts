@@ -70,7 +70,9 @@ export function sessionToolCalls(
     if (!options.enabled) return false;
     if (!isDirectToolCall(message as DirectCall['message'], 'legacy', callHeadersOf(req))) return false;
     const { name } = (message as DirectCall['message']).params;
-    return !(deps.catalogue.current().byName.get(name)?.confirm && 'elicitation' in record.clientCapabilities);
+    return !(
+      deps.catalogue.current().byName.get(name)?.confirm && 'elicitation' in record.clientCapabilities
+    );
   };
 
   return async ({ req, res, message, sessionId, record, hold }) => {

@@ -92,7 +92,9 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
         async storeEvent(streamId, message) {
           // A stream dropped by the bounds while its call still runs starts again, with its info.
           const stream =
-            streams.get(streamId) ?? (current?.id === streamId ? current.stream : undefined) ?? newStream(info);
+            streams.get(streamId) ??
+            (current?.id === streamId ? current.stream : undefined) ??
+            newStream(info);
           current = { id: streamId, stream };
           const json = JSON.stringify(message);
           if (!isResponseTo(message, info.requestId)) return append(streamId, stream, json);

@@ -47,7 +47,11 @@ function toEvents(streamId: string, entries: Entry[] | null | undefined): Stored
 }
 
 /** What a stream answers, as its `em` hash holds it. */
-const record = (info: StreamInfo) => ({ s: info.sessionId, r: JSON.stringify(info.requestId), n: info.method });
+const record = (info: StreamInfo) => ({
+  s: info.sessionId,
+  r: JSON.stringify(info.requestId),
+  n: info.method,
+});
 
 export interface RedisEventStoreOptions {
   client: Redis;
@@ -123,9 +127,7 @@ export function createRedisEventStore(options: RedisEventStoreOptions): Resumabl
             .xadd(key('e', streamId), 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, '*', 'm', json);
           if (first) {
             leases.add(streamId);
-            multi
-              .hset(key('em', streamId), record(info))
-              .set(key('l', streamId), replicaId, 'PX', LEASE_MS);
+            multi.hset(key('em', streamId), record(info)).set(key('l', streamId), replicaId, 'PX', LEASE_MS);
           }
           multi.pexpire(key('e', streamId), retentionMs).pexpire(key('em', streamId), retentionMs);
           return exec(streamId, multi);
