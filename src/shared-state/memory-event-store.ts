@@ -43,6 +43,13 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
     ttl: retentionMs,
   });
 
+  /**
+   * Lean calls' streams while their call runs: kept out of the LRU until they have something to keep
+   * (lru-cache clears every slot, O(max), when its last entry is deleted: once per call otherwise).
+   */
+  const running = new Map<string, Stream>();
+  const find = (streamId: string) => running.get(streamId) ?? streams.get(streamId);
+
   const wakeAll = (stream: Stream) => [...stream.waiters].forEach((wake) => wake());
 
   const newStream = (info: StreamInfo, next = 1): Stream => ({
@@ -78,7 +85,7 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
   };
 
   const eventsAfter = (streamId: string, after: number): StoredEvent[] =>
-    (streams.get(streamId)?.events ?? [])
+    (find(streamId)?.events ?? [])
       .filter((event) => event.seq > after)
       .map((event) => ({
         id: formatEventId(streamId, String(event.seq)),
@@ -121,18 +128,23 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
       const streamId = randomUUID();
       // Position 1 is the priming event, which carries no message and is not stored.
       const stream = newStream(info, 2);
-      streams.set(streamId, stream);
+      running.set(streamId, stream);
       return {
         primingEventId: formatEventId(streamId, '1'),
         responseEventId: formatEventId(streamId, '2'),
         store(json) {
+          running.delete(streamId);
           answer(streamId, stream, json);
         },
         forget() {
-          forget(streamId, stream);
+          running.delete(streamId);
+          wakeAll(stream);
         },
         finish() {
+          // Kept (bounded, expiring) so that a follower can answer the abandoned-call error.
+          running.delete(streamId);
           stream.leased = false;
+          streams.set(streamId, stream);
           wakeAll(stream);
         },
       };
@@ -142,14 +154,14 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
       return parsed && /^\d+$/.test(parsed.position) ? parsed : undefined;
     },
     async info(streamId) {
-      const stream = streams.get(streamId);
+      const stream = find(streamId);
       return stream && { ...stream.info, answered: stream.answered };
     },
     async leaseHeld(streamId) {
-      return streams.get(streamId)?.leased ?? false;
+      return find(streamId)?.leased ?? false;
     },
     async abandon(streamId, message) {
-      const stream = streams.get(streamId);
+      const stream = find(streamId);
       if (!stream) return undefined;
       stream.answered = true;
       return append(streamId, stream, JSON.stringify(message));
@@ -158,7 +170,7 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
       return {
         async read(streamId, after, waitMs) {
           const events = eventsAfter(streamId, Number(after));
-          const stream = streams.get(streamId);
+          const stream = find(streamId);
           if (events.length > 0 || waitMs === 0 || !stream || !stream.leased) return events;
           await new Promise<void>((resolve) => {
             const wake = () => {
@@ -175,6 +187,7 @@ export function createMemoryEventStore(retentionMs: number): ResumableEventStore
       };
     },
     async close() {
+      running.clear();
       streams.clear();
     },
   };
