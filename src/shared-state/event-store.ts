@@ -66,7 +66,7 @@ export interface EventReader {
 }
 
 export interface ResumableEventStore {
-  /** `attached` says whether the client still reads the live stream (a delivered response is kept briefly). */
+  /** `attached` says whether the client still reads the live stream (Redis keeps a delivered response briefly). */
   forCall(info: StreamInfo, attached: () => boolean): CallEventStore;
   /** Registers a lean call's stream (a fresh stream id) and holds its lease. */
   forLeanCall(info: StreamInfo): LeanCallStream;
@@ -81,7 +81,7 @@ export interface ResumableEventStore {
   close(): Promise<void>;
 }
 
-/** How long a client may take to come back to a cut stream; a delivered response is kept this long at most. */
+/** How long Redis keeps a response the SDK's path delivered live (the process forgets it once its stream ended). */
 export const DELIVERED_GRACE_MS = 10_000;
 /** Events kept per stream at most (our calls send a handful of progress events). */
 export const MAX_EVENTS_PER_STREAM = 1000;
