@@ -1,8 +1,8 @@
 /**
  * The Express face of the lean tools/call path (src/mcp/direct-tool-call.ts): after our guards have
  * parsed and checked the request, a plain tools/call is answered here, as JSON, and every other request
- * is left to the SDK. (A 2025 session's POST, which the SDK answers as one SSE event, would need that
- * framing: `event: message\ndata: <the same text>\n\n`.) The call is abandoned when the client goes away before its answer (a 2026-07-28
+ * is left to the SDK. (A 2025 session's POST is answered in the SDK's SSE framing by
+ * session-tool-call.ts.) The call is abandoned when the client goes away before its answer (a 2026-07-28
  * client cancels that way), and through `controller` by whoever else may cancel it (2025 stateless
  * mode's notifications/cancelled).
  */

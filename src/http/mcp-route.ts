@@ -42,6 +42,8 @@ import { localsOf, type RequestLocals, type ResponseWithLocals } from './locals.
 import { readBody } from './read-body.js';
 import { routeByEra, type McpPostHandler } from './route-by-era.js';
 import { sendJsonRpcError, type JsonRpcErrorOptions } from './send-json-rpc-error.js';
+import { sessionToolCalls } from './session-tool-call.js';
+import { KEEPALIVE_FRAME, messageFrame, SSE_HEADERS } from './sse-frames.js';
 
 /**
  * The revisions this server speaks: 2026-07-28 (no sessions), 2025-11-25 and 2025-06-18 (SPEC), plus
@@ -361,12 +363,6 @@ const TOOL_LIST_CHANGED = { jsonrpc: '2.0', method: 'notifications/tools/list_ch
 const RETRY_INTERVAL_MS = 1000;
 /** SSE comments on open streams, so idle proxies keep them (the SDK's interval). */
 const KEEPALIVE_MS = 15_000;
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
-  'X-Accel-Buffering': 'no',
-};
 
 function isCancellation(message: JsonRpcMessage): boolean {
   return message.method === 'notifications/cancelled' && message.id === undefined;
@@ -423,6 +419,11 @@ function carrySessionId(req: Request, sessionId: string): void {
 function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, principalFor: PrincipalFor) {
   const { sessions, events, cancellations } = options.state;
   const elicitation = createSessionElicitation(options.state.answers, options.mcp.elicitationTimeoutMs);
+  const leanCall = sessionToolCalls(options.server, options.state, {
+    enabled: options.mcp.directToolCalls,
+    retryIntervalMs: RETRY_INTERVAL_MS,
+    keepaliveMs: KEEPALIVE_MS,
+  });
   /** The standalone GET stream of each session, on this replica (one at most, as the SDK allows). */
   const listening = new Map<string, Response>();
   sessions.onClosed((id) => {
@@ -433,7 +434,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
   // every replica watches its own files. 2026 clients re-read the list when its ttlMs runs out.
   options.server.catalogue.onCatalogueChanged((next, previous) => {
     if (JSON.stringify(next.tools) === JSON.stringify(previous.tools)) return;
-    const event = `event: message\ndata: ${JSON.stringify(TOOL_LIST_CHANGED)}\n\n`;
+    const event = messageFrame(JSON.stringify(TOOL_LIST_CHANGED));
     for (const res of listening.values()) res.write(event);
   });
 
@@ -523,6 +524,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
     });
     let unregister = () => undefined as void;
     let finished = false;
+    let responded = false;
     let closed = false;
     const releaseWhenDone = () => {
       if (finished && closed) hold.release();
@@ -544,7 +546,9 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
         retryInterval: call ? RETRY_INTERVAL_MS : undefined,
       },
       (sent) => {
-        if (requestId !== undefined && isResponseTo(sent, requestId)) finish();
+        if (requestId === undefined || !isResponseTo(sent, requestId)) return;
+        responded = true;
+        finish();
       },
     );
     if (requestId !== undefined) unregister = cancellations.register(callKey(sessionId, requestId), finish);
@@ -552,6 +556,8 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
       closed = true;
       // A cut stream is not a cancellation (2025-11-25): a call runs on and its response is stored.
       if (!call) finish();
+      // Its response written out in full, the stream was not cut: nothing of it will be asked for.
+      else if (responded && res.writableFinished) call.forget();
       releaseWhenDone();
     });
     await server.connect(transport);
@@ -612,6 +618,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
       }
       // The SDK reads the revision from this header (for instance to decide on the priming event).
       req.headers['mcp-protocol-version'] ??= record.protocolVersion;
+      if (await leanCall({ req, res, message, sessionId, record, hold })) return;
       await serve(req, res, message, record, hold);
     } catch (error) {
       next(error);
@@ -652,10 +659,10 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
           open() {
             res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
             res.flushHeaders();
-            keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+            keepalive = setInterval(() => res.write(KEEPALIVE_FRAME), KEEPALIVE_MS);
           },
           send({ id, message }) {
-            res.write(`event: message\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
+            res.write(messageFrame(JSON.stringify(message), id));
           },
         },
         gone.signal,
@@ -685,7 +692,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
     res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
     res.flushHeaders();
     listening.set(sessionId, res);
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    const keepalive = setInterval(() => res.write(KEEPALIVE_FRAME), KEEPALIVE_MS);
     res.on('close', () => {
       clearInterval(keepalive);
       if (listening.get(sessionId) === res) listening.delete(sessionId);

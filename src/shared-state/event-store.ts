@@ -31,6 +31,32 @@ export interface StoredEvent {
 export interface CallEventStore extends EventStore {
   /** Gives the lease up (the call ended without a response: cancelled). Idempotent, never throws. */
   finish(): void;
+  /**
+   * The stream ended normally, its response (if any) written out in full: it was not disconnected, so
+   * there is nothing to resume and the store may forget it now. Never throws.
+   */
+  forget(): void;
+}
+
+/**
+ * The stream of a session call answered on the lean path (src/http/session-tool-call.ts). It is
+ * registered when the call starts (what it answers, and the lease, so a follower on any replica can
+ * wait for it or learn that its replica stopped), but its events are not stored: the priming event
+ * carries no message, and the response is stored only when the client went away before it was
+ * written out (`store`). A response the live stream delivered is never stored (`forget`). Nothing here
+ * is awaited on the call's path, and nothing throws: a store that fails loses resumability, not the call.
+ */
+export interface LeanCallStream {
+  /** The id of the priming event: a resume from it replays the whole stream. */
+  readonly primingEventId: string;
+  /** The id the response carries on the live stream (the position a stored one would not precede). */
+  readonly responseEventId: string;
+  /** The client is gone before the response was written out: store it for a resume, give the lease up. */
+  store(responseJson: string): void;
+  /** The response went out on a stream that ended normally: drop the stream's record and lease. */
+  forget(): void;
+  /** Cancelled, no response: give the lease up (a follower answers the abandoned-call error). */
+  finish(): void;
 }
 
 export interface EventReader {
@@ -40,8 +66,10 @@ export interface EventReader {
 }
 
 export interface ResumableEventStore {
-  /** `attached` says whether the client still reads the live stream (a delivered response is kept briefly). */
+  /** `attached` says whether the client still reads the live stream (Redis keeps a delivered response briefly). */
   forCall(info: StreamInfo, attached: () => boolean): CallEventStore;
+  /** Registers a lean call's stream (a fresh stream id) and holds its lease. */
+  forLeanCall(info: StreamInfo): LeanCallStream;
   /** The stream a Last-Event-ID names and the position after which to replay, if it is one of ours. */
   parseEventId(eventId: string): { streamId: string; position: string } | undefined;
   info(streamId: string): Promise<StoredStreamInfo | undefined>;
@@ -53,7 +81,7 @@ export interface ResumableEventStore {
   close(): Promise<void>;
 }
 
-/** How long a client may take to come back to a cut stream; a delivered response is kept this long at most. */
+/** How long Redis keeps a response the SDK's path delivered live (the process forgets it once its stream ended). */
 export const DELIVERED_GRACE_MS = 10_000;
 /** Events kept per stream at most (our calls send a handful of progress events). */
 export const MAX_EVENTS_PER_STREAM = 1000;

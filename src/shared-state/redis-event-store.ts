@@ -7,11 +7,15 @@
  *   deleted in the same transaction that stores the response.
  *
  * Both keys expire MCP_RESUME_WINDOW_SECONDS after the last event (a response the client read live
- * only DELIVERED_GRACE_MS after it). A follower reads with XREAD BLOCK on a connection of its own,
+ * only DELIVERED_GRACE_MS after it: a short expiry set with the response costs no round trip, where
+ * deleting the keys once the live stream ended would cost one). A lean call (forLeanCall) writes its
+ * record and lease when it starts and, at its end, either its response (the client went away) or a
+ * delete (the response went out live): two round trips as before, neither awaited on the call's path. A follower reads with XREAD BLOCK on a connection of its own,
  * without the shared connection's short command timeout, and never more than MAX_FOLLOWERS at once.
  * Storing never fails a call: if Redis fails, the event still goes out on the live stream (it just
  * cannot be resumed).
  */
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
@@ -23,6 +27,7 @@ import {
   splitEventId,
   type ResumableEventStore,
   type StoredEvent,
+  type StreamInfo,
 } from './event-store.js';
 import { HEARTBEAT_MS } from './redis-session-store.js';
 
@@ -40,6 +45,13 @@ function toEvents(streamId: string, entries: Entry[] | null | undefined): Stored
     message: JSON.parse(fields[fields.indexOf('m') + 1] ?? '{}') as JSONRPCMessage,
   }));
 }
+
+/** What a stream answers, as its `em` hash holds it. */
+const record = (info: StreamInfo) => ({
+  s: info.sessionId,
+  r: JSON.stringify(info.requestId),
+  n: info.method,
+});
 
 export interface RedisEventStoreOptions {
   client: Redis;
@@ -69,6 +81,35 @@ export function createRedisEventStore(options: RedisEventStoreOptions): Resumabl
     client.del(key('l', streamId)).catch(() => undefined);
   };
 
+  /** Runs a transaction whose first command is an XADD; resolves with the event id, or `0-0` if it failed. */
+  const exec = async (streamId: string, multi: ReturnType<Redis['multi']>): Promise<string> => {
+    try {
+      const results = await multi.exec();
+      const [error, entryId] = results?.[0] ?? [new Error('transaction discarded')];
+      if (error) throw error;
+      return formatEventId(streamId, entryId as string);
+    } catch (error) {
+      logger.warn({ err: error, streamId }, 'an MCP stream event could not be stored in Redis');
+      // Still delivered live; a resume from here replays the whole stream.
+      return formatEventId(streamId, '0-0');
+    }
+  };
+
+  /**
+   * Appends a call's response, marks the stream answered (with what it answers, when this is its first
+   * event) and gives the lease up, in one transaction.
+   */
+  const storeResponse = (streamId: string, json: string, ttl: number, info?: StreamInfo) => {
+    leases.delete(streamId);
+    return client
+      .multi()
+      .xadd(key('e', streamId), 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, '*', 'm', json)
+      .hset(key('em', streamId), { ...(info ? record(info) : {}), a: '1' })
+      .del(key('l', streamId))
+      .pexpire(key('e', streamId), ttl)
+      .pexpire(key('em', streamId), ttl);
+  };
+
   return {
     forCall(info, attached) {
       let current: string | undefined;
@@ -76,44 +117,20 @@ export function createRedisEventStore(options: RedisEventStoreOptions): Resumabl
         async storeEvent(streamId, message) {
           const first = current === undefined;
           current = streamId;
-          const final = isResponseTo(message, info.requestId);
+          const json = JSON.stringify(message);
+          if (isResponseTo(message, info.requestId)) {
+            const ttl = attached() ? Math.min(DELIVERED_GRACE_MS, retentionMs) : retentionMs;
+            return exec(streamId, storeResponse(streamId, json, ttl, first ? info : undefined));
+          }
           const multi = client
             .multi()
-            .xadd(
-              key('e', streamId),
-              'MAXLEN',
-              '~',
-              MAX_EVENTS_PER_STREAM,
-              '*',
-              'm',
-              JSON.stringify(message),
-            );
+            .xadd(key('e', streamId), 'MAXLEN', '~', MAX_EVENTS_PER_STREAM, '*', 'm', json);
           if (first) {
-            multi.hset(key('em', streamId), {
-              s: info.sessionId,
-              r: JSON.stringify(info.requestId),
-              n: info.method,
-            });
-          }
-          if (final) {
-            leases.delete(streamId);
-            multi.hset(key('em', streamId), 'a', '1').del(key('l', streamId));
-          } else if (first) {
             leases.add(streamId);
-            multi.set(key('l', streamId), replicaId, 'PX', LEASE_MS);
+            multi.hset(key('em', streamId), record(info)).set(key('l', streamId), replicaId, 'PX', LEASE_MS);
           }
-          const ttl = final && attached() ? Math.min(DELIVERED_GRACE_MS, retentionMs) : retentionMs;
-          multi.pexpire(key('e', streamId), ttl).pexpire(key('em', streamId), ttl);
-          try {
-            const results = await multi.exec();
-            const [error, entryId] = results?.[0] ?? [new Error('transaction discarded')];
-            if (error) throw error;
-            return formatEventId(streamId, entryId as string);
-          } catch (error) {
-            logger.warn({ err: error, streamId }, 'an MCP stream event could not be stored in Redis');
-            // Still delivered live; a resume from here replays the whole stream.
-            return formatEventId(streamId, '0-0');
-          }
+          multi.pexpire(key('e', streamId), retentionMs).pexpire(key('em', streamId), retentionMs);
+          return exec(streamId, multi);
         },
         async replayEventsAfter(lastEventId, { send }) {
           const parsed = splitEventId(lastEventId);
@@ -128,6 +145,36 @@ export function createRedisEventStore(options: RedisEventStoreOptions): Resumabl
         },
         finish() {
           if (current !== undefined) giveUpLease(current);
+        },
+        // The response's short expiry does it (a delete would cost a round trip).
+        forget() {},
+      };
+    },
+    forLeanCall(info) {
+      const streamId = randomUUID();
+      leases.add(streamId);
+      client
+        .multi()
+        .hset(key('em', streamId), record(info))
+        .set(key('l', streamId), replicaId, 'PX', LEASE_MS)
+        .pexpire(key('em', streamId), retentionMs)
+        .exec()
+        .catch((error: unknown) =>
+          logger.warn({ err: error, streamId }, 'an MCP call stream could not be registered in Redis'),
+        );
+      return {
+        // Before any entry Redis gives an id (those are <ms>-<seq>): a resume from it replays everything.
+        primingEventId: formatEventId(streamId, '0-1'),
+        responseEventId: formatEventId(streamId, '0-2'),
+        store(json) {
+          void exec(streamId, storeResponse(streamId, json, retentionMs));
+        },
+        forget() {
+          leases.delete(streamId);
+          client.del(key('em', streamId), key('l', streamId)).catch(() => undefined);
+        },
+        finish() {
+          giveUpLease(streamId);
         },
       };
     },

@@ -2,7 +2,8 @@
  * Any replica serves any request (issue 8 item 4), proven through the load balancer of `npm run cluster`:
  * two replicas (separate processes) behind nginx with round robin and no affinity, on PostgreSQL and
  * Redis. A 2025 session is served by both replicas in turn; a 2026-07-28 client too; a 2025 call whose
- * response stream is cut resumes with Last-Event-ID on the other replica; a replica killed with SIGKILL
+ * response stream is cut resumes with Last-Event-ID on the other replica (one with progress, through the
+ * SDK, and a plain one, on the lean path); a replica killed with SIGKILL
  * while it runs calls loses no session and leaves no call hanging, and nginx does not re-send the write it
  * held to the survivor (a POST that reached a replica is never retried); a 2025 client asked by
  * elicitation is answered across replicas; a rate limit holds across both; and
@@ -314,6 +315,59 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
     expect(
       pairs.some(([call, answer]) => call !== undefined && answer !== undefined && call !== answer),
     ).toBe(true);
+  });
+
+  it('a plain 2025 call (the lean path: no progress) whose response stream is cut mid-call resumes with Last-Event-ID on the other replica and gets its result', async () => {
+    const { token } = await cluster.newUser();
+    const front = await startTcpProxy('127.0.0.1', Number(new URL(cluster.url).port));
+    const sent: SentRequest[] = [];
+    const client = await connectClient(`http://127.0.0.1:${front.port}`, token, {
+      fetch: recordingFetch(sent),
+      reconnectionOptions: QUICK_RECONNECT,
+    });
+    try {
+      // Held in the replica that runs it once its query reaches the database (movie 2: not cached yet).
+      const traps = cluster.databaseProxies.map((proxy, index) =>
+        proxy.stallOn(REVIEWS_QUERY).then(() => index),
+      );
+      const call = client.callTool(
+        { name: 'summarizeMovieReviews', arguments: { movieId: '2' } },
+        undefined,
+        {
+          timeout: HANG_BOUND_MS,
+        },
+      );
+      const running = await Promise.race(traps);
+      cluster.databaseProxies.forEach((proxy) => proxy.disarm());
+      // The priming event went out before the query; let it reach the client through nginx.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(front.cutWhere(/"tools\/call"/)).toBe(1);
+      cluster.databaseProxies[running]!.resume();
+
+      const result = (await call) as unknown as {
+        isError?: boolean;
+        structuredContent: Envelope<{ movieId: string }>;
+      };
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent.data).toMatchObject({ movieId: '2' });
+      const resumed = sent.filter((request) => request.lastEventId !== null);
+      expect(resumed.length).toBeGreaterThanOrEqual(1);
+      // The lean path's priming event id: no entry is stored for it in the Redis Stream.
+      expect(resumed[0]!.lastEventId).toMatch(/_0-1$/);
+      await client.close();
+      const servedBy = (requestId: string) =>
+        cluster.accessLog().find((line) => line.requestId === requestId)?.replica;
+      const runner = cluster.replicas[running]!.name;
+      const resumer = servedBy(resumed[0]!.requestId);
+      console.log(
+        `[cluster] cut plain call: ran on ${runner}; Last-Event-ID resumption served by ${resumer}`,
+      );
+      expect(resumer).toBeDefined();
+      expect(resumer).not.toBe(runner);
+    } finally {
+      await client.close().catch(() => undefined);
+      await front.close();
+    }
   });
 
   // Last: it leaves one replica.

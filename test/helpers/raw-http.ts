@@ -15,6 +15,8 @@ export interface RawOptions {
 export interface RawResponse {
   status: number;
   headers: IncomingMessage['headers'];
+  /** The header lines as sent: names in their case, in their order. */
+  rawHeaders: string[];
   body: string;
 }
 
@@ -27,7 +29,9 @@ export function raw(url: string, options: RawOptions = {}): Promise<RawResponse>
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body }),
+        );
         res.on('error', reject);
       },
     );
@@ -85,7 +89,9 @@ export function holdRequest(
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => respond({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('end', () =>
+          respond({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body }),
+        );
         res.on('error', (error) => fail(error));
       },
     );

@@ -308,7 +308,7 @@ function requests(mode: string, token: string, expired: string): Sent[] {
 }
 
 /** Sends one request (Content-Length set, so the body is one the front reads) and normalizes the answer. */
-async function send(server: TestServer, request: Sent): Promise<RawResponse> {
+async function send(server: TestServer, request: Sent): Promise<Omit<RawResponse, 'rawHeaders'>> {
   const body = request.body ?? '';
   const response = await raw(`${server.url}${request.path}`, {
     method: request.method ?? 'POST',

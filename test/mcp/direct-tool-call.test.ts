@@ -2,8 +2,10 @@
  * The lean tools/call path (src/mcp/direct-tool-call.ts) answers byte for byte what the SDK answers:
  * two stateless servers, one with MCP_DIRECT_TOOL_CALLS=off (every request through the SDK), get the
  * same calls in both eras (success, tool error, unknown tool, bad arguments, anonymous write), and the
- * status, media type and body must be equal. The lean path takes only requests the SDK would hand
- * unchanged to our handler; the rest (progress, tasks, transport refusals) stays with the SDK.
+ * status, media type and body must be equal. So do two servers in sessions mode for a 2025 session's
+ * call, answered as an SSE stream (src/http/session-tool-call.ts): the same header lines and the same
+ * events, event ids aside. The lean path takes only requests the SDK would hand unchanged to our
+ * handler; the rest (progress, tasks, transport refusals) stays with the SDK.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDirectToolCall, type CallHeaders } from '../../src/mcp/direct-tool-call.js';
@@ -83,6 +85,95 @@ describe.each(dialects)('the lean tools/call path (%s)', (dialect) => {
     ]);
     expect(JSON.parse(lean.body)).toMatchObject({ result: { isError: false } });
     expect(lean.body).toBe(reference.body);
+  });
+});
+
+describe.each(dialects)('the lean tools/call path of a 2025 session (%s)', (dialect) => {
+  let direct: TestServer;
+  let sdk: TestServer;
+  let tokens: Map<TestServer, string>;
+  beforeAll(async () => {
+    direct = await startTestServer(dialect);
+    sdk = await startTestServer(dialect, { env: { MCP_DIRECT_TOOL_CALLS: 'off' } });
+    tokens = new Map([
+      [direct, await direct.login('user', 'user123')],
+      [sdk, await sdk.login('user', 'user123')],
+    ]);
+  });
+  afterAll(async () => {
+    await direct.stop();
+    await sdk.stop();
+  });
+
+  /** Opens a session of `revision` on each server and sends it the same call. */
+  async function both(revision: string, body: unknown) {
+    return Promise.all(
+      [direct, sdk].map(async (server) => {
+        const token = tokens.get(server)!;
+        const initialize = await raw(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'initialize',
+            params: {
+              protocolVersion: revision,
+              capabilities: {},
+              clientInfo: { name: 'raw', version: '1' },
+            },
+          }),
+        });
+        return raw(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            ...MCP_HEADERS,
+            authorization: `Bearer ${token}`,
+            'mcp-session-id': initialize.headers['mcp-session-id'] as string,
+            'mcp-protocol-version': revision,
+          },
+          body: JSON.stringify(body),
+        });
+      }),
+    );
+  }
+
+  /** The header lines, but for the ones that differ per response anyway. */
+  const headerLines = (rawHeaders: string[]) =>
+    rawHeaders
+      .map((value, i) => (i % 2 === 0 ? `${value}: ${rawHeaders[i + 1]}` : ''))
+      .filter((line) => line !== '' && !/^(x-request-id|date):/i.test(line));
+  const withoutIds = (body: string) => body.replace(/^id: [0-9a-f-]{36}_[\d-]+$/gm, 'id: <id>');
+
+  for (const revision of ['2025-11-25', '2025-06-18']) {
+    for (const [what, name, args] of CALLS) {
+      it(`answers ${what} as the SDK does, in a ${revision} session`, async () => {
+        const [lean, reference] = await both(revision, {
+          jsonrpc: '2.0',
+          id: 'call-7',
+          method: 'tools/call',
+          params: { name, arguments: args },
+        });
+        expect(lean!.status).toBe(200);
+        expect(lean!.status).toBe(reference!.status);
+        expect(headerLines(lean!.rawHeaders)).toEqual(headerLines(reference!.rawHeaders));
+        expect(withoutIds(lean!.body)).toBe(withoutIds(reference!.body));
+        // Each event carries an id (the priming event first, from 2025-11-25 on), as the SDK's do.
+        const ids = lean!.body.match(/^id: .+$/gm) ?? [];
+        expect(ids).toHaveLength(revision === '2025-11-25' ? 2 : 1);
+      });
+    }
+  }
+
+  it('a signed-in per-viewer read answers the same on both paths, in a session', async () => {
+    const [lean, reference] = await both('2025-11-25', {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'myWatchlist', arguments: {} },
+    });
+    expect(lean!.body).toMatch(/"isError":false/);
+    expect(withoutIds(lean!.body)).toBe(withoutIds(reference!.body));
   });
 });
 

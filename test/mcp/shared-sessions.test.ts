@@ -135,6 +135,56 @@ function routedClient(
   return { client, transport, resumes };
 }
 
+/**
+ * A plain tools/call (the lean path: no progressToken) on a session of `runOn`'s, held by a stalled
+ * database until its stream is cut after the priming event, then resumed with Last-Event-ID on
+ * `resumeOn`: the result must arrive there, and the call must have run once, to its end. Then a call
+ * whose stream ended normally: nothing of it is kept, so a resume from its priming event is a 400.
+ * Returns the priming event's id.
+ */
+async function cutPlainCallAndResume(
+  running: ProxiedServer,
+  resumeOn: string,
+  sessionId: string,
+): Promise<string> {
+  const runOn = running.server.url;
+  running.proxy.stall();
+  const stream = await openSse(`${runOn}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId },
+    body: JSON.stringify(toolCall(11, 'getMovie', { id: '4' })),
+  });
+  expect(stream.status).toBe(200);
+  const primingId = await stream.firstEventId;
+  stream.cut();
+  // The cut reaches the server while the call still waits for the database.
+  await sleep(200);
+  const resumed = raw(`${resumeOn}/mcp`, { headers: streamHeaders(sessionId, primingId) });
+  await sleep(200);
+  running.proxy.resume();
+  const { status, body } = await resumed;
+  expect(status).toBe(200);
+  expect(messagesIn(body)).toEqual([
+    {
+      jsonrpc: '2.0',
+      id: 11,
+      result: expect.objectContaining({
+        isError: false,
+        structuredContent: expect.objectContaining({ data: expect.objectContaining({ id: '4' }) }),
+      }),
+    },
+  ]);
+  expect(auditOf(running, 'getMovie').map((line) => line.outcome)).toEqual(['OK']);
+
+  const whole = await post(runOn, sessionId, toolCall(12, 'getMovie', { id: '5' }));
+  expect(messagesIn(whole.body)).toMatchObject([{ id: 12, result: { isError: false } }]);
+  const delivered = parseSse(whole.body)[0]!.id!;
+  await expect
+    .poll(async () => (await raw(`${resumeOn}/mcp`, { headers: streamHeaders(sessionId, delivered) })).status)
+    .toBe(400);
+  return primingId;
+}
+
 describe.skipIf(!available)('2025 sessions shared through Redis', () => {
   const cleanups: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -325,6 +375,14 @@ describe.skipIf(!available || !databaseUrl)('calls of a shared session held slow
     await client.close();
   });
 
+  it('a plain call (the lean path) whose stream is cut on A is resumed with Last-Event-ID on B and gets its result; a stream that ended normally leaves nothing in Redis to resume', async () => {
+    const [a, b] = await pair();
+    const sessionId = await openSession(a.server.url);
+    const primingId = await cutPlainCallAndResume(a, b.url, sessionId);
+    // The lean path stores no priming entry: its id is the position before any entry of a Redis Stream.
+    expect(primingId).toMatch(/_0-1$/);
+  });
+
   /** A replica in a child process (so it can be killed for real), on PostgreSQL through `proxy`. */
   async function childReplica(env: Env, proxy: TcpProxy): Promise<{ url: string; child: ChildProcess }> {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-replica-'));
@@ -416,6 +474,11 @@ describe.skipIf(!databaseUrl)(
   () => {
     let env: ProxiedServer;
     afterEach(() => env?.stop());
+
+    it('a plain call (the lean path) whose stream is cut mid-call resumes with Last-Event-ID on the same server and gets its result; a stream that ended normally is forgotten', async () => {
+      env = await startProxiedServer({ STORE_READ_RETRIES: '0' });
+      await cutPlainCallAndResume(env, env.server.url, await openSession(env.server.url));
+    });
 
     it('a real client whose tools/call stream is cut reconnects with Last-Event-ID to the same server and receives the rest and the result', async () => {
       env = await startProxiedServer({ STORE_READ_RETRIES: '0' });
