@@ -18,6 +18,10 @@ export interface Measured {
   p99: number;
   serverP50: number;
   serverP99: number;
+  /** Until every connection had its first answer, ms. */
+  rampMs: number;
+  /** The longest time in the steady state with no answer on any connection, ms. */
+  silenceMs: number;
   /** The server's longest GC pause and its event loop's stalls (p99) while loaded, ms. */
   gcMaxMs: number;
   loopDelayP99Ms: number;
@@ -79,14 +83,20 @@ function clientP99Reason(c: Measured, base: Measured): string {
 function tailReason(c: Measured, base: Measured): string {
   const server = `server-side p50/p99 ${ms(c.serverP50)}/${ms(c.serverP99)}`;
   const stalls = `event loop held ${ms(c.loopDelayP99Ms)} at p99, longest GC pause ${ms(c.gcMaxMs)}`;
+  const baseTail = tail(base).toFixed(1);
   const machine =
     tail(base) > TARGETS.tailRatio
-      ? `the bare baseline's own p99/p50 in this run is ${tail(base).toFixed(1)} (the machine and load generator alone)`
-      : `the bare baseline's p99/p50 is ${tail(base).toFixed(1)}`;
+      ? `the machine: the bare baseline's own p99/p50 in this run is ${baseTail}`
+      : `not the machine alone: the bare baseline's p99/p50 is ${baseTail}`;
+  const silence = `no answer at all for ${ms(c.silenceMs)} at a stretch (the baseline: ${ms(base.silenceMs)})`;
   const waits =
     `the server waited for a CPU ${percent(c.serverCpuWait)} of the run, the load generator ` +
     `${percent(c.clientCpuWait)}`;
-  return `${machine}; ${waits}; ${server}; ${stalls}`;
+  const ramp = Number.isNaN(c.rampMs)
+    ? 'some connection had no answer in the whole run (a saturated server takes new connections from ' +
+      "the kernel's accept queue slowly), so its figures include that wait; "
+    : '';
+  return `${ramp}${machine}; ${silence}; ${waits}; ${server}; ${stalls}`;
 }
 
 export function judgeTargets(cases: Measured[]): Verdict[] {
