@@ -498,7 +498,8 @@ async function main() {
         p99: of((r) => r.p99),
         serverP50: of((r) => r.serverP50),
         serverP99: of((r) => r.serverP99),
-        rampMs: of((r) => r.rampMs),
+        // A round that never reached the steady state is reported as such, not hidden by the median.
+        rampMs: results.some((r) => Number.isNaN(r.rampMs)) ? NaN : of((r) => r.rampMs),
         silenceMs: of((r) => r.silenceMs),
         gcMaxMs: of((r) => r.probe.gcMaxMs),
         loopDelayP99Ms: of((r) => r.probe.loopDelayP99Ms),
