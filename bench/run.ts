@@ -148,6 +148,8 @@ interface Round {
   serverP99: number;
   /** Until every connection had its first answer, ms (NaN: some never had one). */
   rampMs: number;
+  /** The client-side p99 of every answer, the ramp's included. */
+  p99WithRamp: number;
   /** The longest time in the steady state with no answer on any connection, ms. */
   silenceMs: number;
   errors: number[];
@@ -224,6 +226,7 @@ async function run(c: Case, seconds: number, connections: number) {
     result,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    p99WithRamp: percentile(all, 99),
     serverP50: percentile(server, 50),
     serverP99: percentile(server, 99),
     rampMs,
@@ -528,6 +531,7 @@ async function main() {
         [`${CONNECTIONS} conn p50/p99`]: `${fixed(m.p50)}/${fixed(m.p99)}`,
         'p99/p50': (m.p99 / m.p50).toFixed(1),
         'server p50/p99': m.baseline ? '' : `${fixed(m.serverP50)}/${fixed(m.serverP99)}`,
+        'p99 with ramp': fixed(of((r) => r.p99WithRamp)),
         'all conns answered after': Number.isNaN(m.rampMs) ? 'never' : `${m.rampMs.toFixed(0)} ms`,
         'no answer for': fixed(m.silenceMs),
         'GC pauses, longest': `${of((r) => r.probe.gcCount).toFixed(0)}, ${fixed(m.gcMaxMs)}`,
