@@ -7,14 +7,13 @@ import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:pe
 
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
-let gc = { count: 0, ms: 0, maxMs: 0 };
+let gc = { count: 0, maxMs: 0 };
 // The collections the probe forces itself are not the server's: entries from before this are skipped.
 let forcedUntil = 0;
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     if (entry.startTime < forcedUntil) continue;
     gc.count++;
-    gc.ms += entry.duration;
     gc.maxMs = Math.max(gc.maxMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
@@ -22,7 +21,6 @@ new PerformanceObserver((list) => {
 process.on('SIGUSR2', () => {
   const report = {
     gcCount: gc.count,
-    gcMs: gc.ms,
     gcMaxMs: gc.maxMs,
     loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
     loopDelayMaxMs: loopDelay.max / 1e6,
@@ -30,7 +28,7 @@ process.on('SIGUSR2', () => {
   globalThis.gc?.();
   globalThis.gc?.();
   forcedUntil = performance.now();
-  gc = { count: 0, ms: 0, maxMs: 0 };
+  gc = { count: 0, maxMs: 0 };
   loopDelay.reset();
   const { user, system } = process.cpuUsage();
   process.stdout.write(

@@ -1,6 +1,6 @@
 /**
  * The big catalogue for `BENCH_CATALOGUE=large`: seeding it takes a minute or more (scripts/seed-large.ts:
- * 80 s on SQLite on the loaded 2-core machine), so it is seeded once into a store kept between runs and
+ * 55 to 82 s on SQLite, 264 s on PostgreSQL, on the loaded 2-core machine), so it is seeded once into a store kept between runs and
  * reused. Each run calls the seed script, which migrates and then finds the catalogue there and adds
  * nothing (a second or two), so a cache made before a new migration is brought up to date.
  *

@@ -37,7 +37,6 @@ interface Probe {
   heapUsed: number;
   cpuMicros: number;
   gcCount: number;
-  gcMs: number;
   gcMaxMs: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;

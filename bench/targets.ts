@@ -41,7 +41,8 @@ export interface Verdict {
   reason?: string;
 }
 
-export const TARGETS = {
+/** The latency targets. */
+const TARGETS = {
   serverP50Ms: 0.5,
   clientP99Ms: 2,
   tailRatio: 3,
