@@ -1,8 +1,8 @@
 /**
  * The big catalogue for `BENCH_CATALOGUE=large`: seeding it takes a minute or more (scripts/seed-large.ts:
- * 55 to 82 s on SQLite, 264 s on PostgreSQL, on the loaded 2-core machine), so it is seeded once into a store kept between runs and
- * reused. Each run calls the seed script, which migrates and then finds the catalogue there and adds
- * nothing (a second or two), so a cache made before a new migration is brought up to date.
+ * 55 to 82 s on SQLite, 264 s on PostgreSQL, on the loaded 2-core machine), so it is seeded once into a
+ * store kept between runs and reused. Each run calls the seed script, which migrates and then finds the
+ * catalogue there and adds nothing (4 to 5 s), so a cache made before a new migration is brought up to date.
  *
  * - SQLite: the cache is a data directory (BENCH_CACHE_DIR, default the system temp directory's
  *   `moviedb-bench-large`); each run copies its file, so what a run writes never reaches the next run.
