@@ -2,12 +2,13 @@
  * The node:http front: a request listener in front of the Express app that serves the two hot requests
  * below Express (no router walk, no Express request and response objects, one body read), and hands
  * every other request to Express untouched. It serves a POST /graphql and a POST /mcp (stateless mode,
- * or 2026-07-28 in session mode: never a 2025 session's traffic) with a plain UTF-8 JSON body of a
+ * 2026-07-28 in session mode, and a 2025 session's plain tools/call) with a plain UTF-8 JSON body of a
  * declared length within the limit; everything else, and every refusal, is Express's. Each policy is
  * the code the Express chain runs, called as a plain function: the request context and access line,
  * drain gate, metrics, Host/Origin checks, bearer authentication, the body checks, the scope check and
  * the POST handlers themselves. A request handed on after the front began it carries what the front
- * did (front-handoff.ts), so Express neither begins it again nor reads its body or token twice.
+ * did (front-handoff.ts), so Express neither begins it again nor reads its body or token twice, nor
+ * looks a session up again.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
@@ -22,7 +23,7 @@ import type { DrainGate } from './drain-gate.js';
 import { errorHandler } from './error-handlers.js';
 import { recordFrontWork, type FrontWork } from './front-handoff.js';
 import type { GraphQLRoute } from './graphql-route.js';
-import type { ResponseWithLocals } from './locals.js';
+import { localsOf, type ResponseWithLocals } from './locals.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type McpFront } from './mcp-route.js';
 import type { Metrics } from './metrics.js';
 import { isPlainBody, readPlainBody } from './read-body.js';
@@ -102,13 +103,34 @@ export function createFront(deps: FrontDependencies): RequestListener {
     if ('refusal' in parsed) return handOff(req, res, { bearer, body });
     if (bearer.kind === 'verified') mcp.admitIdentity(req, locals, bearer.identity);
     if (mcp.scopeRefusal(locals.viewer, parsed.message)) return handOff(req, res, { bearer, body });
-    // Session mode's 2025-era POSTs (initialize, and anything without a session) are Express's.
     if (deps.mcpMode === 'sessions' && classify(parsed.message, callHeadersOf(req)).kind === 'legacy')
-      return handOff(req, res, { bearer, body });
+      return serveSessionCall(req, res, { bearer, body }, parsed.message);
     carryLocals(req, locals);
     res.locals.message = parsed.message;
     deps.onAnswer?.('/mcp', 'front');
     await deps.mcp.post(req, res, fail(req, res));
+  }
+
+  /**
+   * Session mode's 2025-era POSTs: a session's plain tools/call runs the session steps Express's POST
+   * runs (lookup, owner check, hold, the lean call); everything else, decided before the session store is
+   * asked where the message allows (initialize, no session, notifications, responses, progress, tasks),
+   * and every refusal of the steps is Express's, handed on with the steps' outcome so none runs twice.
+   */
+  async function serveSessionCall(
+    req: FrontRequest,
+    res: ResponseWithLocals,
+    work: FrontWork,
+    message: object,
+  ): Promise<void> {
+    const sessionId = req.headers['mcp-session-id'];
+    const calls = deps.mcp.sessionCalls;
+    if (typeof sessionId !== 'string' || !calls?.mayTake(req, message)) return handOff(req, res, work);
+    carryLocals(req, localsOf(res));
+    res.locals.message = message;
+    const left = await calls.post(req, res, message, sessionId);
+    if (left) return handOff(req, res, { ...work, session: left });
+    deps.onAnswer?.('/mcp', 'front');
   }
 
   return (req, res) => {
@@ -117,7 +139,6 @@ export function createFront(deps: FrontDependencies): RequestListener {
       req.method !== 'POST' ||
       (url !== '/graphql' && url !== '/mcp') ||
       !isPlainBody(headers, deps.bodyLimitBytes) ||
-      (url === '/mcp' && deps.mcpMode === 'sessions' && headers['mcp-session-id'] !== undefined) ||
       drain.phase() === 'refusing'
     ) {
       express(req, res);

@@ -11,7 +11,7 @@
  * stateless handling here (route-by-era.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
@@ -37,7 +37,8 @@ import { carryRequestLocals } from './carry-request-locals.js';
 import { BODY_ERRORS } from './error-handlers.js';
 import { insufficientScope, scopeRefusal } from './insufficient-scope.js';
 import { createHostCheck, refuseForeignHosts } from './allowed-hosts.js';
-import { directToolCalls, type DirectToolCalls } from './direct-tool-calls.js';
+import { directToolCalls, type DirectToolCalls, type McpRequest } from './direct-tool-calls.js';
+import { frontWorkOf, type SessionOutcome } from './front-handoff.js';
 import { localsOf, type RequestLocals, type ResponseWithLocals } from './locals.js';
 import { readBody } from './read-body.js';
 import { routeByEra, type McpPostHandler } from './route-by-era.js';
@@ -214,9 +215,12 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
   const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
   const direct = directToolCalls(options.server, mcp.directToolCalls);
   let post: McpPostHandler;
+  let sessionCalls: McpFront['sessionCalls'];
   if (mcp.mode === 'sessions') {
     const handle = sessionHandlers(options, subjectOf, principal);
-    // Express's request, always: the front hands every 2025-era POST of session mode to Express.
+    sessionCalls = handle.front;
+    // Express's request, always: the front hands every 2025-era POST of session mode it does not answer
+    // (only plain tools/calls it answers, through handle.front) to Express.
     post = routeByEra(handle.post as unknown as McpPostHandler, options.server, direct);
     router.post('/mcp', body, parseBody, scopeCheck, post);
     router.get('/mcp', handle.get);
@@ -235,6 +239,7 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
       parse: (text) => parseJsonRpcBody(text, true, undefined, mcp.maxArgumentDepth),
       scopeRefusal: (viewer, message) => scopeRefusal(options.server.catalogue, viewer, message),
       post,
+      sessionCalls,
     },
   };
 }
@@ -254,6 +259,25 @@ export interface McpFront {
   scopeRefusal(viewer: Identity | null, message: object): ReturnType<typeof scopeRefusal>;
   /** The POST handler after the guards. */
   post: McpPostHandler;
+  /** Session mode: a 2025 session's plain tools/call, answered by the session steps Express's POST runs. */
+  sessionCalls?: SessionCalls;
+}
+
+/** The session steps of a POST for the front: what it may answer, and the answering. */
+export interface SessionCalls {
+  /** Whether the POST may be a plain tools/call the lean path answers (judged before any store access). */
+  mayTake(req: McpRequest, message: unknown): boolean;
+  /**
+   * Runs the session steps (lookup, owner check, hold, the lean call) as Express's POST does. Resolves
+   * undefined once answered, else with the lookup for Express to go on from: a refusal, or a session found
+   * and held whose call is not the lean path's (a tool asking by elicitation).
+   */
+  post(
+    req: McpRequest,
+    res: ResponseWithLocals,
+    message: unknown,
+    sessionId: string,
+  ): Promise<SessionOutcome | undefined>;
 }
 
 export interface McpRoutes {
@@ -405,8 +429,8 @@ function sessionStateUnavailable(res: Response, error: unknown): void {
 }
 
 /** Puts what a tool call's logs should name beside the identity the SDK hands to handlers. */
-function carrySessionId(req: Request, sessionId: string): void {
-  const auth = (req as Request & { auth?: AuthInfo }).auth;
+function carrySessionId(req: McpRequest, sessionId: string): void {
+  const { auth } = req;
   if (auth) auth.extra = { ...auth.extra, sessionId };
 }
 
@@ -495,8 +519,8 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
   };
 
   const serve = async (
-    req: Request,
-    res: Response,
+    req: McpRequest,
+    res: ServerResponse,
     message: JsonRpcMessage,
     record: SessionRecord,
     hold: SessionHold,
@@ -564,10 +588,80 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
     await transport.handleRequest(req, res, message);
   };
 
+  /** The session a POST names, found, checked against its owner and held; looked up once per request. */
+  const lookUp = async (
+    req: McpRequest,
+    res: ResponseWithLocals,
+    sessionId: string,
+  ): Promise<SessionOutcome> => {
+    // The front went this far already and handed the request on.
+    const handed = frontWorkOf(req)?.session;
+    if (handed) return handed;
+    try {
+      return (await sessions.use(sessionId, subjectOf(res))) ?? { refusal: 'unknown' };
+    } catch (error) {
+      return { refusal: 'unavailable', error };
+    }
+  };
+
+  /**
+   * A POST naming a session, on node's request and response: Express's `post` runs it, and so does the
+   * front (front.ts) for a call that may be a plain tools/call (`leanOnly`). It looks the session up,
+   * answers a cancellation or a client's response, a plain tools/call on the lean path and anything else
+   * through the SDK. What it resolves with is Express's to answer: a refusal, or (`leanOnly`) the session
+   * found and held for a call the lean path does not take.
+   */
+  const postOnSession = async (
+    req: McpRequest,
+    res: ResponseWithLocals,
+    message: JsonRpcMessage,
+    sessionId: string,
+    leanOnly: boolean,
+  ): Promise<SessionOutcome | undefined> => {
+    const found = await lookUp(req, res, sessionId);
+    if ('refusal' in found) return found;
+    const { record, hold } = found;
+    if (isCancellation(message)) {
+      // Only a call of this session (whose owner this caller is) can be named: the key holds the session.
+      cancellations.cancel(callKey(sessionId, message.params?.requestId));
+      hold.release();
+      res.statusCode = 202;
+      res.end();
+      return;
+    }
+    if (isClientResponse(message)) {
+      hold.release();
+      const problem = responseProblem(message);
+      if (problem) return { refusal: 'invalid-response', problem };
+      // Likewise only a question of this session can be answered. An answer to none (unknown, already
+      // answered, settled, another session's) is accepted and dropped, as the transport spec allows.
+      const answer = message as {
+        id: unknown;
+        result?: Record<string, unknown>;
+        error?: { message?: unknown };
+      };
+      elicitation.answer(
+        sessionId,
+        answer.id,
+        answer.result
+          ? { result: answer.result }
+          : { error: String(answer.error?.message ?? '').slice(0, 200) },
+      );
+      res.statusCode = 202;
+      res.end();
+      return;
+    }
+    // The SDK reads the revision from this header (for instance to decide on the priming event).
+    req.headers['mcp-protocol-version'] ??= record.protocolVersion;
+    if (await leanCall.answer({ req, res, message, sessionId, record, hold })) return;
+    if (leanOnly) return found;
+    await serve(req, res, message, record, hold);
+  };
+
   const post: RequestHandler = async (req, res, next) => {
     try {
       const message = res.locals.message as JsonRpcMessage;
-      const sessionId = req.get('mcp-session-id');
+      const sessionId = req.headers['mcp-session-id'] as string | undefined;
       if (sessionId === undefined) {
         if (!isInitializeRequest(message)) {
           return sendJsonRpcError(
@@ -579,50 +673,22 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
         }
         return await initialize(req, res, message);
       }
-      let found: Awaited<ReturnType<typeof sessions.use>>;
-      try {
-        found = await sessions.use(sessionId, subjectOf(res));
-      } catch (error) {
-        return sessionStateUnavailable(res, error);
-      }
-      if (!found)
+      const left = await postOnSession(req, res, message, sessionId, false);
+      if (left === undefined || !('refusal' in left)) return;
+      if (left.refusal === 'unavailable') return sessionStateUnavailable(res, left.error);
+      if (left.refusal === 'unknown')
         return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
-      const { record, hold } = found;
-      if (isCancellation(message)) {
-        // Only a call of this session (whose owner this caller is) can be named: the key holds the session.
-        cancellations.cancel(callKey(sessionId, message.params?.requestId));
-        hold.release();
-        res.status(202).end();
-        return;
-      }
-      if (isClientResponse(message)) {
-        hold.release();
-        const problem = responseProblem(message);
-        if (problem) return sendJsonRpcError(res, 400, -32600, `Invalid Request: ${problem}`);
-        // Likewise only a question of this session can be answered. An answer to none (unknown, already
-        // answered, settled, another session's) is accepted and dropped, as the transport spec allows.
-        const answer = message as {
-          id: unknown;
-          result?: Record<string, unknown>;
-          error?: { message?: unknown };
-        };
-        elicitation.answer(
-          sessionId,
-          answer.id,
-          answer.result
-            ? { result: answer.result }
-            : { error: String(answer.error?.message ?? '').slice(0, 200) },
-        );
-        res.status(202).end();
-        return;
-      }
-      // The SDK reads the revision from this header (for instance to decide on the priming event).
-      req.headers['mcp-protocol-version'] ??= record.protocolVersion;
-      if (await leanCall({ req, res, message, sessionId, record, hold })) return;
-      await serve(req, res, message, record, hold);
+      sendJsonRpcError(res, 400, -32600, `Invalid Request: ${left.problem}`);
     } catch (error) {
       next(error);
     }
+  };
+
+  /** For the front: a call it may answer goes through the same session steps, only the lean call answered. */
+  const front: SessionCalls = {
+    mayTake: leanCall.mayTake,
+    post: (req, res, message, sessionId) =>
+      postOnSession(req, res, message as JsonRpcMessage, sessionId, true),
   };
 
   /** A Last-Event-ID resume: replay what the cut stream missed, then follow it to its response. */
@@ -736,7 +802,7 @@ function sessionHandlers(options: McpRouteOptions, subjectOf: SubjectOf, princip
     res.status(200).end();
   };
 
-  return { post, get, remove };
+  return { post, get, remove, front };
 }
 
 /**

@@ -24,15 +24,14 @@
  * elicitation channel is the SDK's); so does anything direct-tool-call.ts does not take (progress, tasks,
  * requests the SDK's transport would refuse).
  */
-import type { Request, Response } from 'express';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { ServerResponse } from 'node:http';
 import { asksByElicitation } from '../mcp/confirm-call.js';
 import { answerDirectToolCall, isDirectToolCall, type DirectCall } from '../mcp/direct-tool-call.js';
 import type { McpServerDependencies } from '../mcp/mcp-server.js';
 import { callKey } from '../shared-state/cancellation-bus.js';
 import type { SessionHold, SessionRecord } from '../shared-state/session-store.js';
 import type { SharedState } from '../shared-state/shared-state.js';
-import { callHeadersOf } from './direct-tool-calls.js';
+import { callHeadersOf, type McpRequest } from './direct-tool-calls.js';
 import { KEEPALIVE_FRAME, messageFrame, primingFrame, SSE_HEADERS } from './sse-frames.js';
 
 export interface SessionToolCallOptions {
@@ -44,18 +43,25 @@ export interface SessionToolCallOptions {
   keepaliveMs: number;
 }
 
-/** A POST on a session that was found, checked against its owner and is held busy. */
+/** A POST on a session that was found, checked against its owner and is held busy (node's objects). */
 export interface SessionRequest {
-  req: Request;
-  res: Response;
+  req: McpRequest;
+  res: ServerResponse;
   message: unknown;
   sessionId: string;
   record: SessionRecord;
   hold: SessionHold;
 }
 
-/** Answers the request if it is a plain tools/call (resolving true); false leaves it to the SDK. */
-export type SessionToolCalls = (request: SessionRequest) => Promise<boolean>;
+export interface SessionToolCalls {
+  /**
+   * Whether the message may be one the lean path answers, judged without the session (before the store
+   * is asked): a plain tools/call with lean calls on. The session's record decides the rest.
+   */
+  mayTake(req: McpRequest, message: unknown): boolean;
+  /** Answers the request if it is a plain tools/call (resolving true); false leaves it to the SDK. */
+  answer(request: SessionRequest): Promise<boolean>;
+}
 
 /** The SDK sends the priming event to clients whose revision allows empty SSE data (2025-11-25 on). */
 const primes = (protocolVersion: string | undefined) => (protocolVersion ?? '') >= '2025-11-25';
@@ -67,14 +73,19 @@ export function sessionToolCalls(
 ): SessionToolCalls {
   const { events, cancellations } = state;
 
-  const takes = (req: Request, message: unknown, record: SessionRecord): message is DirectCall['message'] => {
-    if (!options.enabled) return false;
-    if (!isDirectToolCall(message as DirectCall['message'], 'legacy', callHeadersOf(req))) return false;
-    const { name } = (message as DirectCall['message']).params;
+  const mayTake = (req: McpRequest, message: unknown): message is DirectCall['message'] =>
+    options.enabled && isDirectToolCall(message as DirectCall['message'], 'legacy', callHeadersOf(req));
+  const takes = (
+    req: McpRequest,
+    message: unknown,
+    record: SessionRecord,
+  ): message is DirectCall['message'] => {
+    if (!mayTake(req, message)) return false;
+    const { name } = message.params;
     return !asksByElicitation(deps.catalogue.current().byName.get(name), record.clientCapabilities);
   };
 
-  return async ({ req, res, message, sessionId, record, hold }) => {
+  const answer = async ({ req, res, message, sessionId, record, hold }: SessionRequest) => {
     if (!takes(req, message, record)) return false;
     const requestId = message.id;
     const stream = events.forLeanCall({ sessionId, requestId, method: 'tools/call' });
@@ -115,7 +126,7 @@ export function sessionToolCalls(
     });
 
     res.writeHead(200, SSE_HEADERS);
-    if (primes(req.get('mcp-protocol-version')))
+    if (primes(req.headers['mcp-protocol-version'] as string | undefined))
       res.write(primingFrame(stream.primingEventId, options.retryIntervalMs));
 
     let json: string;
@@ -123,7 +134,7 @@ export function sessionToolCalls(
       json = await answerDirectToolCall(deps, {
         message,
         era: 'legacy',
-        authInfo: (req as Request & { auth?: AuthInfo }).auth,
+        authInfo: req.auth,
         signal: controller.signal,
         sessionId,
       });
@@ -145,4 +156,6 @@ export function sessionToolCalls(
     releaseWhenDone();
     return true;
   };
+
+  return { mayTake, answer };
 }
