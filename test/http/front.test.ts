@@ -4,10 +4,13 @@
  * status, headers (all but Date) and body must match, with the front serving the hot requests itself
  * and handing every refusal to Express.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVELOPE, MODERN } from '../helpers/mcp-modern.js';
-import { openSession } from '../helpers/mcp.js';
+import { callTool, openSession } from '../helpers/mcp.js';
 import { holdRequest, raw, type RawResponse } from '../helpers/raw-http.js';
 import { seed } from '../helpers/seed.js';
 import {
@@ -530,6 +533,45 @@ describe.each(dialects)('the node:http front on %s', (dialect) => {
           ).toEqual([request.by]);
         }
         expect(differences).toEqual([]);
+      },
+    );
+
+    it.runIf(mode === 'sessions')(
+      'hands a call that asks by elicitation to Express with its session found and held, once',
+      async () => {
+        const { token: userToken } = await front.newUser();
+        const client = new Client({ name: 'elicits', version: '1' }, { capabilities: { elicitation: {} } });
+        client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' as const }));
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${front.url}/mcp`), {
+            requestInit: { headers: { authorization: `Bearer ${userToken}` } },
+          }),
+        );
+        try {
+          answered.length = 0;
+          const added = await callTool<{ id: string }>(client, 'addToWatchlist', {
+            subject: { movieId: '49' },
+          });
+          expect(answered).toEqual([['/mcp', 'front']]);
+          answered.length = 0;
+          const removal = await callTool(client, 'removeFromWatchlist', {
+            itemId: added.structuredContent.data.id,
+          });
+          // The call (Express, after the front found the session) and the client's answer to its question.
+          expect(answered).toEqual([
+            ['/mcp', 'express'],
+            ['/mcp', 'express'],
+          ]);
+          expect(removal.structuredContent.errors?.[0]?.extensions).toMatchObject({
+            confirmation: 'declined',
+          });
+          // The session was released: its next plain call is the front's again.
+          answered.length = 0;
+          expect((await callTool(client, 'getMovie', { id: '1' })).isError).toBeFalsy();
+          expect(answered).toEqual([['/mcp', 'front']]);
+        } finally {
+          await client.close();
+        }
       },
     );
 
