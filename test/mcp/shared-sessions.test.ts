@@ -286,6 +286,13 @@ describe.skipIf(!available)('2025 sessions shared through Redis', () => {
         },
       }),
       await post(server.url, sessionId, LIST),
+      // A plain tools/call: the node:http front's to serve, its refusal Express's to answer.
+      await post(server.url, sessionId, {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'getMovie', arguments: { id: '1' } },
+      }),
       await raw(`${server.url}/mcp`, { headers: streamHeaders(sessionId) }),
       await raw(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } }),
     ];
