@@ -93,6 +93,17 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
     );
   const since = (before: number[], after: number[]) => after.map((n, i) => n - before[i]!);
 
+  /** A 2025 client behind a proxy of ours, between it and the load balancer, that can cut a call's stream. */
+  const connectBehindCutter = async (token: string) => {
+    const front = await startTcpProxy('127.0.0.1', Number(new URL(cluster.url).port));
+    const sent: SentRequest[] = [];
+    const client = await connectClient(`http://127.0.0.1:${front.port}`, token, {
+      fetch: recordingFetch(sent),
+      reconnectionOptions: QUICK_RECONNECT,
+    });
+    return { front, sent, client };
+  };
+
   it('a 2025 session (v1 SDK client) is served by both replicas in turn, every request answered', async () => {
     const { token } = await cluster.newUser();
     const before = await answered('/mcp');
@@ -208,13 +219,7 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
 
   it('a 2025 call whose response stream is cut mid-call resumes with Last-Event-ID on the other replica, and gets the rest and the result', async () => {
     const { token } = await cluster.newUser();
-    // A proxy of ours between the client and the load balancer, to cut the call's stream.
-    const front = await startTcpProxy('127.0.0.1', Number(new URL(cluster.url).port));
-    const sent: SentRequest[] = [];
-    const client = await connectClient(`http://127.0.0.1:${front.port}`, token, {
-      fetch: recordingFetch(sent),
-      reconnectionOptions: QUICK_RECONNECT,
-    });
+    const { front, sent, client } = await connectBehindCutter(token);
     try {
       // Hold the call in the replica that runs it, right after its first progress event.
       const traps = cluster.databaseProxies.map((proxy, index) =>
@@ -319,12 +324,7 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
 
   it('a plain 2025 call (the lean path: no progress) whose response stream is cut mid-call resumes with Last-Event-ID on the other replica and gets its result', async () => {
     const { token } = await cluster.newUser();
-    const front = await startTcpProxy('127.0.0.1', Number(new URL(cluster.url).port));
-    const sent: SentRequest[] = [];
-    const client = await connectClient(`http://127.0.0.1:${front.port}`, token, {
-      fetch: recordingFetch(sent),
-      reconnectionOptions: QUICK_RECONNECT,
-    });
+    const { front, sent, client } = await connectBehindCutter(token);
     try {
       // Held in the replica that runs it once its query reaches the database (movie 2: not cached yet).
       const traps = cluster.databaseProxies.map((proxy, index) =>
