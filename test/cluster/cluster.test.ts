@@ -92,6 +92,9 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
       ),
     );
   const since = (before: number[], after: number[]) => after.map((n, i) => n - before[i]!);
+  /** The replica whose access log has this request id. */
+  const servedBy = (requestId: string) =>
+    cluster.accessLog().find((line) => line.requestId === requestId)?.replica;
 
   /** A 2025 client behind a proxy of ours, between it and the load balancer, that can cut a call's stream. */
   const connectBehindCutter = async (token: string) => {
@@ -252,8 +255,6 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
       const resumed = sent.filter((request) => request.lastEventId !== null);
       expect(resumed.length).toBeGreaterThanOrEqual(1);
       await client.close();
-      const servedBy = (requestId: string) =>
-        cluster.accessLog().find((line) => line.requestId === requestId)?.replica;
       const runner = cluster.replicas[running]!.name;
       const resumer = servedBy(resumed[0]!.requestId);
       console.log(
@@ -306,8 +307,6 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
     } finally {
       await client.close();
     }
-    const servedBy = (requestId: string) =>
-      cluster.accessLog().find((line) => line.requestId === requestId)?.replica;
     const pairs = tagged.flatMap((request, i) =>
       request.kind === 'call' && tagged[i + 1]?.kind === 'answer'
         ? [[servedBy(request.requestId), servedBy(tagged[i + 1]!.requestId)]]
@@ -355,8 +354,6 @@ describe.skipIf(missing.length > 0)('two replicas behind nginx (round robin, no 
       // The lean path's priming event id: no entry is stored for it in the Redis Stream.
       expect(resumed[0]!.lastEventId).toMatch(/_0-1$/);
       await client.close();
-      const servedBy = (requestId: string) =>
-        cluster.accessLog().find((line) => line.requestId === requestId)?.replica;
       const runner = cluster.replicas[running]!.name;
       const resumer = servedBy(resumed[0]!.requestId);
       console.log(
