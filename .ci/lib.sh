@@ -24,13 +24,24 @@ wait_ready() {
   echo "the server was not ready after 120 s:"; cat "$log"; return 1
 }
 
-# The fenced block that follows `<!-- ci:run NAME -->` in README.md, with 127.0.0.1:8080 replaced by
-# 127.0.0.1:$2 (the only substitution CI makes; TOKEN and SESSION are set by the blocks themselves).
-readme_block() {
-  local name="$1" port="$2"
+# The pages whose fenced blocks CI runs: the README and every page under docs/.
+DOC_PAGES=(README.md docs/*.md)
+
+# Every block name marked `<!-- ci:run NAME -->` in those pages, one per line, as `page NAME`.
+doc_block_names() {
+  grep -Ho '^<!-- ci:run [a-z0-9-]* -->$' "${DOC_PAGES[@]}" | sed -E 's/^([^:]*):<!-- ci:run ([a-z0-9-]*) -->$/\1 \2/'
+}
+
+# The fenced block that follows `<!-- ci:run NAME -->` in whichever page marks it (a name may be marked
+# once in all pages), with 127.0.0.1:8080 replaced by 127.0.0.1:$2 (the only substitution CI makes;
+# TOKEN and SESSION are set by the blocks themselves).
+doc_block() {
+  local name="$1" port="$2" pages
+  pages="$(grep -lx -- "<!-- ci:run $name -->" "${DOC_PAGES[@]}" || true)"
+  [ "$(wc -w <<<"$pages")" -eq 1 ] || { echo "ci:run $name is marked in: ${pages:-no page}" >&2; return 1; }
   awk -v marker="<!-- ci:run $name -->" '
     $0 == marker { found = 1; next }
     found && /^```/ { if (inside) exit; inside = 1; next }
     inside { print }
-  ' README.md | sed "s/127\.0\.0\.1:8080/127.0.0.1:$port/g"
+  ' "$pages" | sed "s/127\.0\.0\.1:8080/127.0.0.1:$port/g"
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite, the README's own Inspector and curl walkthrough blocks, and
-# further Inspector CLI checks against the built server on a free port; then starts the README's
-# `npm run cluster` (two replicas behind nginx, on TEST_DATABASE_URL and TEST_REDIS_URL) and runs the
-# conformance suites and the curl walkthroughs again through its load balancer. The tools come from the
+# Runs the official MCP conformance suite, every block the README and docs/ mark `ci:run` (the quick
+# start, the Inspector, the GraphQL and MCP curl walkthroughs), and further Inspector CLI checks against
+# the built server on a free port; then starts `npm run cluster` (two replicas behind nginx, on
+# TEST_DATABASE_URL and TEST_REDIS_URL) and runs the conformance suites and the curl blocks again
+# through its load balancer. The tools come from the
 # npm registry at pinned versions (a scratch folder, or npx as the README says), so the project's own
 # dependencies stay lean. Only the processes this script started are stopped, by pid (the cluster's
 # replicas and nginx by the cluster script, which CI stops by its pid).
@@ -43,8 +44,8 @@ npm install --no-audit --no-fund --silent --prefix "$tools/c2026" \
 # The conformance suites play ~30 anonymous 2025 clients from one address, each keeping its listening stream
 # open (a session with an open stream never gives way), so this one address may hold more sessions than
 # the default MCP_MAX_SESSIONS_PER_ADDRESS allows. Within a minute they also run more anonymous operations
-# from that address than RATE_LIMIT_ANON_OPERATIONS (120) allows, which would refuse the README's login after
-# them (RATE_LIMITED): the quota is raised here, the other limits stay as shipped.
+# from that address than RATE_LIMIT_ANON_OPERATIONS (120) allows, which would refuse the quick start's login
+# after them (RATE_LIMITED): the quota is raised here, the other limits stay as shipped.
 DATA_DIR="$data" PORT="$port" LOG_LEVEL=warn MCP_MAX_SESSIONS_PER_ADDRESS=200 RATE_LIMIT_ANON_OPERATIONS=100000 \
   node dist/main.js \
   >"$data/server.log" 2>&1 &
@@ -105,14 +106,14 @@ conformance() {
 
 conformance "$url" "one server"
 
-# The README's blocks, as written (only the address substituted), in the README's order. The Inspector
-# keeps its catalogue and config in a scratch HOME; npx keeps using the usual npm cache.
-# $2: the port to send the block to (default: the single server's).
+# The marked blocks of the README and docs/, as written (only the address substituted), in reading
+# order. The Inspector keeps its catalogue and config in a scratch HOME; npx keeps using the usual npm
+# cache. $2: the port to send the block to (default: the single server's).
 run_readme_block() {
   local name="$1" at="${2:-$port}" out="$tools/readme-$1.txt"
-  echo "-- README block '$name' (port $at)"
-  readme_block "$name" "$at" >"$tools/readme-$name.sh"
-  [ -s "$tools/readme-$name.sh" ] || { echo "README.md has no block marked ci:run $name"; exit 1; }
+  echo "-- block '$name' (port $at)"
+  doc_block "$name" "$at" >"$tools/readme-$name.sh" || exit 1
+  [ -s "$tools/readme-$name.sh" ] || { echo "no page has a block marked ci:run $name"; exit 1; }
   (
     export npm_config_cache="${npm_config_cache:-$HOME/.npm}"
     export PORT="$at" HOME="$tools/home" XDG_CONFIG_HOME="$tools/config"
@@ -120,13 +121,19 @@ run_readme_block() {
     set -euo pipefail; TOKEN="${TOKEN:-}"; source "$tools/readme-$name.sh"; echo "TOKEN=$TOKEN" >"$tools/token.env"
   ) >"$out" 2>"$tools/readme-$name.err" || { cat "$out" "$tools/readme-$name.err"; exit 1; }
 }
-expect_in() { grep -q -- "$2" "$tools/readme-$1.txt" || { echo "README block '$1' did not print $2:"; cat "$tools/readme-$1.txt"; exit 1; }; }
+expect_in() { grep -q -- "$2" "$tools/readme-$1.txt" || { echo "block '$1' did not print $2:"; cat "$tools/readme-$1.txt"; exit 1; }; }
+no_errors_in() { ! grep -q '"errors":\[{' "$tools/readme-$1.txt" || { echo "block '$1' answered errors:"; cat "$tools/readme-$1.txt"; exit 1; }; }
 
-run_readme_block curl
-expect_in curl '"title":"Se7en"'
-expect_in curl '"reviewCount":8'
-expect_in curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
-! grep -q '"errors"' "$tools/readme-curl.txt" || { echo "README curl block answered errors:"; cat "$tools/readme-curl.txt"; exit 1; }
+# The blocks this script knows what to expect of; any other marked block runs too (after these) and
+# must succeed, so a page cannot mark a block runnable that CI skips.
+KNOWN_BLOCKS="quickstart inspector graphql-curl mcp-curl mcp-2026-curl"
+echo "-- blocks marked ci:run"
+doc_block_names
+
+run_readme_block quickstart
+expect_in quickstart '"me":{"username":"user"}'
+expect_in quickstart '"title":"Se7en"'
+no_errors_in quickstart
 source "$tools/token.env"; export TOKEN
 
 run_readme_block inspector
@@ -134,11 +141,27 @@ expect_in inspector '"name": "recommendMoviesForMood"'
 expect_in inspector '"isError": false'
 expect_in inspector 'Se7en'
 
+run_readme_block graphql-curl
+expect_in graphql-curl '"title":"Se7en"'
+expect_in graphql-curl '"reviewCount":8'
+expect_in graphql-curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
+no_errors_in graphql-curl
+source "$tools/token.env"; export TOKEN
+
 run_readme_block mcp-curl
 grep -Eq '^session: [0-9a-f-]{36}$' "$tools/readme-mcp-curl.txt" || { echo "no session id captured:"; cat "$tools/readme-mcp-curl.txt"; exit 1; }
 expect_in mcp-curl '"structuredContent":{"data":{"id":"[0-9]*","status":"WANT_TO_WATCH","content":{[^}]*"title":"Avengers: Endgame"'
 expect_in mcp-curl '"isError":false'
-echo "README curl, Inspector and MCP curl blocks ran as written"
+
+run_readme_block mcp-2026-curl
+expect_in mcp-2026-curl '"title":"Groundhog Day"'
+expect_in mcp-2026-curl '"isError":false'
+
+# Blocks marked ci:run that this script has no expectations for: each must run to a zero exit.
+for name in $(doc_block_names | cut -d' ' -f2); do
+  case " $KNOWN_BLOCKS " in *" $name "*) ;; *) run_readme_block "$name" ;; esac
+done
+echo "every block marked ci:run in README.md and docs/ ran as written"
 
 echo "-- MCP Inspector CLI $INSPECTOR_VERSION: strict listing and tool errors"
 inspect() {
@@ -174,12 +197,16 @@ cluster_pid="$(sed -n 's/.*kill -TERM \([0-9][0-9]*\)).*/\1/p' "$data/cluster.lo
 
 conformance "http://127.0.0.1:$lb_port/mcp" "through the load balancer"
 TOKEN=""
-run_readme_block curl "$lb_port"
-expect_in curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
+run_readme_block quickstart "$lb_port"
+expect_in quickstart '"me":{"username":"user"}'
+run_readme_block graphql-curl "$lb_port"
+expect_in graphql-curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
 source "$tools/token.env"; export TOKEN
 run_readme_block mcp-curl "$lb_port"
 expect_in mcp-curl '"isError":false'
-echo "README curl and MCP curl blocks ran as written through the load balancer"
+run_readme_block mcp-2026-curl "$lb_port"
+expect_in mcp-2026-curl '"isError":false'
+echo "the quick start, GraphQL curl and MCP curl blocks ran as written through the load balancer"
 
 replicas="$(sed -n 's/^  app-[0-9].*pid \([0-9][0-9]*\)$/\1/p' "$data/cluster.log")"
 kill -TERM "$cluster_pid"

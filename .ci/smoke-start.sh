@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the README's `npm start` on a fresh data folder and a free port, waits for readiness, queries seed
-# data over HTTP, checks the CLI's --help and check, then sends SIGTERM to the server it started (by pid)
-# and expects a clean exit 0 (the drain path) through npm.
+# Runs the README quick start's `npm start` on a fresh data folder and a free port, waits for readiness,
+# queries seed data over HTTP, checks the CLI's --help and check, then sends SIGTERM to the server it
+# started (by pid) and expects a clean exit 0 (the drain path) through npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/lib.sh
@@ -14,6 +14,9 @@ cleanup() {
   rm -rf "$data"
 }
 trap cleanup EXIT
+
+# The command this script proves is the one the README tells a newcomer to run.
+grep -q '^npm ci && npm start ' README.md || { echo "README.md's quick start no longer says npm ci && npm start"; exit 1; }
 
 echo "-- CLI: --help, --version, check"
 node dist/main.js --help | head -n 1

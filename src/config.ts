@@ -239,7 +239,7 @@ const envSchema = z.object({
 /** The variables this server reads, as strings (what an environment holds). */
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 
-/** Every setting's name, from the schema itself: docs (README table, .env.example) are checked against it. */
+/** Every setting's name, from the schema itself: docs (docs/configuration.md, .env.example) are checked against it. */
 export const SETTING_NAMES = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
 
 /**

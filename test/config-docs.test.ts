@@ -1,6 +1,6 @@
 /**
- * The README's configuration table and .env.example are the documentation of the settings; both are
- * checked against the schema in src/config.ts, so a setting added there without docs (or docs for a
+ * The settings table of docs/configuration.md and .env.example are the documentation of the settings;
+ * both are checked against the schema in src/config.ts, so a setting added there without docs (or docs for a
  * setting that is gone) fails here, naming it.
  */
 import { readFileSync } from 'node:fs';
@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { SETTING_NAMES, settingDefaults } from '../src/config.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const settingsPage = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
 const envExample = readFileSync(path.join(root, '.env.example'), 'utf8');
 
-/** The variable names in the first column of the table under "## Configuration". */
-function readmeTableNames(): string[] {
-  const section = readme.split(/^## Configuration$/m)[1]?.split(/^## /m)[0] ?? '';
+/** The variable names in the first column of the table under "## Settings". */
+function settingsTableNames(): string[] {
+  const section = settingsPage.split(/^## Settings$/m)[1]?.split(/^## /m)[0] ?? '';
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `'))
@@ -44,12 +44,12 @@ const staleMessage = (where: string, names: string[]) =>
   `${where} documents settings src/config.ts does not have: ${names.join(', ')}`;
 
 describe('configuration documentation', () => {
-  it('the README configuration table names every setting of the schema, and no other', () => {
-    const documented = new Set(readmeTableNames());
+  it('the settings table of docs/configuration.md names every setting of the schema, and no other', () => {
+    const documented = new Set(settingsTableNames());
     const missing = SETTING_NAMES.filter((name) => !documented.has(name));
-    expect(missing, missingMessage('the README configuration table', missing)).toEqual([]);
+    expect(missing, missingMessage('the settings table of docs/configuration.md', missing)).toEqual([]);
     const stale = [...documented].filter((name) => !(SETTING_NAMES as string[]).includes(name));
-    expect(stale, staleMessage('the README configuration table', stale)).toEqual([]);
+    expect(stale, staleMessage('the settings table of docs/configuration.md', stale)).toEqual([]);
   });
 
   it('.env.example lists every setting of the schema with a comment, and no other', () => {

@@ -14,7 +14,7 @@ Options:
   -v, --version             print the version
 
 Settings are environment variables; a .env file in the current folder is read first (the environment
-wins). .env.example lists every setting with its default; README.md explains them.
+wins). .env.example lists every setting with its default; docs/configuration.md explains them.
 
 Exit codes: 0 ok, 1 failed, 64 usage, 65 invalid schema or operations, 69 port or database unavailable,
 70 unexpected, 77 port not permitted, 78 invalid configuration (a restart cannot fix it).

@@ -1,7 +1,7 @@
 /**
  * DNS rebinding against /graphql: a page on another site whose name is rebound to a loopback-bound server
  * sends its own name as Host. /mcp refused it; /graphql answered, so the page could sign in as a seed
- * account (whose password the README prints) and act. The same Host rule now holds on both endpoints and
+ * account (whose password the README's quick start prints) and act. The same Host rule now holds on both endpoints and
  * on the OAuth metadata (which named the resource after the Host it was asked with); health probes stay
  * open to load balancers that address the server by IP.
  */

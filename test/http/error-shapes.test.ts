@@ -1,6 +1,6 @@
 /**
- * Every error shape the README documents, through the front door: each refusal of /graphql, before
- * execution or in it, is a JSON body whose errors carry extensions.classification; and the README's error
+ * Every error shape docs/errors.md documents, through the front door: each refusal of /graphql, before
+ * execution or in it, is a JSON body whose errors carry extensions.classification; and that page's error
  * tables name exactly the classifications of the registry in src/errors.ts, with the same retryability.
  */
 import { readFileSync } from 'node:fs';
@@ -98,7 +98,7 @@ describe.each(dialects)('documented error shapes on /graphql (%s)', (dialect) =>
     expect((await errorBody(badToken)).errors[0]!.extensions.classification).toBe('UNAUTHORIZED');
   });
 
-  it('the README examples: a duplicate is BAD_REQUEST, an unknown id NOT_FOUND, anonymous writes UNAUTHORIZED', async () => {
+  it('the documented examples: a duplicate is BAD_REQUEST, an unknown id NOT_FOUND, anonymous writes UNAUTHORIZED', async () => {
     const token = await server.login('user', 'user123');
     const add = 'mutation ($id: ID!) { addToWatchlist(subject: { movieId: $id }) { id } }';
     await server.graphql(add, { id: '12' }, token);
@@ -120,27 +120,29 @@ describe.each(dialects)('documented error shapes on /graphql (%s)', (dialect) =>
   });
 });
 
-describe('the README error tables and the registry in src/errors.ts', () => {
-  const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-  const section = (heading: string) => readme.split(heading)[1]?.split(/^#{2,3} /m)[0] ?? '';
+describe('the error tables of docs/errors.md and the registry in src/errors.ts', () => {
+  const page = readFileSync(path.resolve(import.meta.dirname, '../../docs/errors.md'), 'utf8');
+  const section = (heading: string) =>
+    page.split(new RegExp(`^${heading}$`, 'm'))[1]?.split(/^#{2,3} /m)[0] ?? '';
   const firstColumn = (text: string) =>
     text
       .split('\n')
       .filter((line) => line.startsWith('| `'))
       .map((line) => line.split('|').map((cell) => cell.trim()));
 
-  it('the Errors table names every classification of the registry, and no other', () => {
-    const named = firstColumn(section('## Errors')).flatMap((cells) =>
+  it('the Classifications table names every classification of the registry, and no other', () => {
+    const named = firstColumn(section('## Classifications')).flatMap((cells) =>
       [...(cells[1] ?? '').matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]),
     );
     expect([...named].sort()).toEqual([...CLASSIFICATIONS].sort());
   });
 
   it('the table for agents gives each classification the retryability of the registry', () => {
-    const rows = firstColumn(section('### The result an agent reads'));
+    const rows = firstColumn(section('## Tool results, as an agent reads them'));
     const table = Object.fromEntries(rows.map((cells) => [cells[1]!.replace(/`/g, ''), cells[2] === 'yes']));
+    expect(Object.keys(table).sort()).toEqual([...CLASSIFICATIONS].sort());
     for (const [classification, retryable] of Object.entries(table)) {
-      expect(CLASSIFICATIONS, `unknown classification ${classification} in the README`).toContain(
+      expect(CLASSIFICATIONS, `unknown classification ${classification} in docs/errors.md`).toContain(
         classification,
       );
       expect(retryable, classification).toBe(RETRYABLE[classification as keyof typeof RETRYABLE]);

@@ -53,7 +53,7 @@ describe('response budgets', () => {
     const result = await callTool<T>(client, name, args);
     const answer = result.structuredContent as Answer<T>;
     // Never a cut JSON: a cut answer's text block is the whole structuredContent, which fits the budget
-    // (an uncut full success of searchMovies has its short rendering instead: README, Text renderings).
+    // (an uncut full success of searchMovies has its short rendering instead: docs/authoring-tools.md, Text renderings).
     const text = (result.content as { text: string }[])[0]!.text;
     if (answer.truncated) expect(JSON.parse(text)).toEqual(answer);
     else expect(text.length).toBeLessThanOrEqual(BUDGET);
