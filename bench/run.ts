@@ -131,7 +131,7 @@ interface Case {
   options: autocannon.Options;
   /** Whether an answer is a real result (checked on every answer; a mismatch counts as an error). */
   isResult?: (body: string) => boolean;
-  /** The target ratio to the baseline, if it sets one. */
+  /** The target ratio to the baseline, if there is one. */
   target?: number;
   /** Measure latency at one connection too. */
   latency?: boolean;

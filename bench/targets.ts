@@ -1,5 +1,5 @@
 /**
- * The targets of issue 7 judged on one run of `npm run bench`: each is met, or NOT met with what the run
+ * The performance targets (docs/benchmarks.md) judged on one run of `npm run bench`: each is met, or NOT met with what the run
  * measured that explains it (the server's own work, its GC and event-loop stalls, or the machine, as the
  * bare baseline measured in the same run shows). Only figures from the same run are compared.
  */
@@ -41,7 +41,7 @@ export interface Verdict {
   reason?: string;
 }
 
-/** The issue's latency targets. */
+/** The latency targets. */
 const TARGETS = {
   serverP50Ms: 0.5,
   clientP99Ms: 2,

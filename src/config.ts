@@ -1,5 +1,5 @@
 /**
- * The only reader of process.env (STYLE habit 2): every setting is declared, defaulted,
+ * The only reader of process.env: every setting is declared, defaulted,
  * documented and validated here, and an invalid environment stops start-up with a readable list.
  */
 import { isIP } from 'node:net';
@@ -161,7 +161,7 @@ const envSchema = z.object({
       { message: 'must list asymmetric JWS algorithms only (RS*, PS*, ES*, EdDSA, Ed25519)' },
     ),
 
-  // Abuse limits (SPEC section 7). Each window is fixed and starts with a key's first count.
+  // Abuse limits (docs/security.md, Abuse limits). Each window is fixed and starts with a key's first count.
   /** `off` turns every rate limit off (benchmarks; a deployment whose gateway limits instead). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   /** Operations (GraphQL requests and tool calls) a signed-in user may run per operations window. */
@@ -194,7 +194,7 @@ const envSchema = z.object({
       ctx.addIssue({ code: 'custom', message: trust });
       return z.NEVER;
     }),
-  // Sessions, transport bounds and shutdown (issue 6, items 6 to 9).
+  // Sessions, transport bounds and shutdown.
   /** Most MCP sessions one signed-in user may hold at once (capped by MCP_MAX_SESSIONS). */
   MCP_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(100000).default(20),
   /** Most MCP sessions anonymous callers from one client address may hold at once (capped by MCP_MAX_SESSIONS). */
@@ -210,7 +210,7 @@ const envSchema = z.object({
   RESULT_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
   /** Longest a cached result is served; bounds staleness where another replica's write cannot reach us. */
   RESULT_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
-  // Shared state (issue 8): without REDIS_URL every counter and session stays in the process, as before.
+  // Shared state: without REDIS_URL every counter and session stays in the process.
   /** redis:// or rediss:// URL: rate-limit counters and 2025 MCP sessions, shared by every replica using it. */
   REDIS_URL: z
     .string()
@@ -221,7 +221,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, `_`, `.` or `-`')
     .default('moviedb'),
-  // Traces (issue 10): without an endpoint nothing of OpenTelemetry's SDK is even loaded.
+  // Traces: without an endpoint nothing of OpenTelemetry's SDK is even loaded.
   /** OTLP/HTTP collector base URL; spans go to <it>/v1/traces. Unset: no tracing at all. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** Wire format of the OTLP export: `http/protobuf` (the OTLP default) or `http/json`. */

@@ -1,5 +1,5 @@
 /**
- * The closed list of error classifications (SPEC section 3) and the one error type that carries them.
+ * The closed list of error classifications (docs/contract.md, Errors) and the one error type that carries them.
  * Only an AppError's message reaches a client word for word; everything else is masked.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Verifies a bearer token from either source this server trusts: its own HS256 tokens, or (when
  * configured) an external OAuth 2.1 issuer's tokens checked against the issuer's JWKS with an algorithm
- * allowlist, the issuer, our canonical /mcp URL as audience, and a required `exp` (SPEC section 4).
+ * allowlist, the issuer, our canonical /mcp URL as audience, and a required `exp` (docs/contract.md, Identity).
  */
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { createHash } from 'node:crypto';

@@ -2,7 +2,7 @@ import type { RoleName } from '../store/tables.js';
 
 /**
  * Who is calling, as verified from a bearer token. This value, never the raw token, is handed down to
- * resolvers (SPEC section 4).
+ * resolvers (docs/contract.md, Identity).
  */
 export interface Identity {
   /**

@@ -2,7 +2,7 @@
  * Issues and verifies this server's HS256 tokens with jose. Verification pins the algorithm, issuer and
  * audience and requires `exp`, because jose alone would accept a token without one. `sub` is the
  * account's immutable id, never its username, so a re-registered name never inherits old tokens
- * (SPEC section 4); any claim of the wrong shape is an InvalidTokenError (401), never an internal error.
+ * (docs/contract.md, Identity); any claim of the wrong shape is an InvalidTokenError (401), never an internal error.
  */
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { ALL_SCOPES, type Identity } from './identity.js';

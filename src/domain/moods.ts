@@ -1,4 +1,4 @@
-/** What each mood means in catalogue terms (SPEC section 5). */
+/** What each mood means in catalogue terms (docs/contract.md, Recommendations). */
 import type { GenreName } from '../store/tables.js';
 
 export type MoodName = 'COMFORT' | 'ADVENTURE' | 'ROMANCE' | 'HORROR' | 'THOUGHTFUL' | 'COMEDY';

@@ -1,5 +1,5 @@
 /**
- * Turns a movie's review statistics into the agent-facing summary of SPEC section 5. Pure: the same
+ * Turns a movie's review statistics into the agent-facing summary of docs/contract.md, Review summaries. Pure: the same
  * statistics always give the same summary, so it is tested without a database.
  */
 

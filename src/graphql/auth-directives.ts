@@ -1,6 +1,6 @@
 /**
  * Enforces @auth and @selfOrAdmin (declared in schema/directives.graphql) before the resolver runs, so
- * /graphql and every MCP tool obey the same rule (SPEC section 4, STYLE habit 11). Rules are read once
+ * /graphql and every MCP tool obey the same rule (docs/contract.md, Identity; docs/architecture.md, Policies). Rules are read once
  * per field at start-up; a field without one costs nothing at run time. `authRuleOf` is also what the
  * operation catalogue uses to derive each tool's scopes, so the schema is the one source of both.
  */

@@ -1,5 +1,5 @@
 /**
- * The classified error formatter (SPEC section 3). Deliberate errors (AppError, and GraphQL's own errors
+ * The classified error formatter (docs/contract.md, Errors). Deliberate errors (AppError, and GraphQL's own errors
  * about the request: syntax, validation, variable coercion) pass with their message; anything else is
  * masked behind a reference that is logged in full. During execution GraphQL's own errors are not about
  * the request but about our data or code (an enum value the schema cannot serialize, a null in a non-null

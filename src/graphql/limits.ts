@@ -14,7 +14,7 @@
  * Introspection fields are left out: graphql-js's own MaxIntrospectionDepthRule bounds them, and
  * GraphiQL's introspection query is deeper than any data query needs to be.
  *
- * Linear time (STYLE habit 13): every selection set is measured once. A fragment's measure is memoized by
+ * Linear time, so a bound an attacker aims at stays cheap: every selection set is measured once. A fragment's measure is memoized by
  * name, and the one thing it takes from where it is spread (the page size of the field it sits under) is
  * factored out: its cost is `perItem × pageSize + fixed`. Arithmetic saturates, so a bomb that would
  * overflow reports a large finite figure, never Infinity or NaN.

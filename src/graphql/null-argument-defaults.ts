@@ -1,6 +1,6 @@
 /**
- * An explicit `null` for an argument or input field that declares a default means the default (SPEC
- * section 2: `page`/`size` are bounded pages). graphql-js passes the null through, and every resolver
+ * An explicit `null` for an argument or input field that declares a default means the default (docs/contract.md,
+ * The GraphQL schema: `page`/`size` are bounded pages). graphql-js passes the null through, and every resolver
  * would then have to remember it: `size: null` used to skip the page bound and list a whole table.
  * Applied to the schema, so /graphql and every tool get it through the one pipeline.
  */

@@ -1,6 +1,6 @@
 /**
  * Enforces @range, @size and @pattern (declared in schema/directives.graphql) on arguments and input
- * fields, before the resolver runs, so a violation writes nothing (SPEC section 2). Constraints are
+ * fields, before the resolver runs, so a violation writes nothing (docs/contract.md, Validation directives). Constraints are
  * compiled once per field at start-up; the per-call cost is a walk over the arguments actually given.
  */
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';

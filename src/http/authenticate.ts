@@ -1,5 +1,5 @@
 /**
- * Bearer authentication (SPEC section 4). `readBearer` is the one place a request's Authorization header
+ * Bearer authentication (docs/contract.md, Identity). `readBearer` is the one place a request's Authorization header
  * is parsed and verified; /graphql and /mcp each answer its outcome in their own format. On /graphql no
  * header means anonymous; a header that is not a valid token is a 401, never a silent downgrade.
  */

@@ -1,7 +1,7 @@
 /**
  * graphql-http answers some refusals before execution with no body (405 for another method, 406, 415) or
  * with an error that never passed our formatter (405 for a mutation over GET). Every error body a client
- * gets carries extensions.classification (SPEC section 3), so those are rewritten here, status and
+ * gets carries extensions.classification (docs/contract.md, Errors), so those are rewritten here, status and
  * headers (Allow, Accept) kept.
  */
 import type { ResponseInit } from 'graphql-http';

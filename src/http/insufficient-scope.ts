@@ -5,7 +5,7 @@
  * can step up its authorization and retry. The scopes are the ones the schema's @auth rules give the
  * tool's operation (derived at boot); the executor enforces the same rules per field, so this only turns
  * the same refusal into the transport's answer. Anonymous callers pass: a write tool answers them with an
- * UNAUTHORIZED tool error (SPEC section 6). Runs after authentication and body parsing.
+ * UNAUTHORIZED tool error (docs/contract.md, MCP tools). Runs after authentication and body parsing.
  */
 import type { Request, RequestHandler } from 'express';
 import { ALL_SCOPES, type Identity } from '../auth/identity.js';

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (SPEC section 1): HTTP requests, executed GraphQL operations and MCP tool calls,
+ * Prometheus metrics (docs/contract.md, Surfaces): HTTP requests, executed GraphQL operations and MCP tool calls,
  * counted and timed by outcome class. Each app has its own registry, and every label has a closed set of
  * values (known routes, status classes, classifications, tool names) so cardinality stays bounded.
  */

@@ -1,5 +1,5 @@
 /**
- * Confirmation before a tool acts (issue 10): a tool annotated destructive (or set to `confirm:
+ * Confirmation before a tool acts (docs/mcp.md, Confirmation before destructive tools): a tool annotated destructive (or set to `confirm:
  * "always"` in tools.json) asks the user first, decided by the user rather than by an argument the model
  * fills in, wherever the client makes that possible:
  * - a 2026-07-28 client that declares elicitation gets the input-required flow: the first answer embeds

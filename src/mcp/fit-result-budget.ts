@@ -1,5 +1,5 @@
 /**
- * Response budgets (issue 10). An answer whose structuredContent would be longer than the budget
+ * Response budgets (docs/mcp.md, Response budgets). An answer whose structuredContent would be longer than the budget
  * (MCP_RESULT_MAX_CHARS characters of JSON; the text block repeats it) is cut between items, never
  * inside one, and says so in a `truncated` marker beside `data` and `errors` (declared in the tool's
  * outputSchema) with the complete arguments that fetch the rest:

@@ -1,5 +1,5 @@
 /**
- * MCP prompts (issue 10): "plan-movie-night" walks an agent from a mood to recommendations to the watch
+ * MCP prompts (docs/mcp.md, Resources and prompts): "plan-movie-night" walks an agent from a mood to recommendations to the watch
  * list, with the tools it names. Its `mood` argument completes from the schema's Mood enum (values and
  * their descriptions come from the SDL, so a new mood needs no change here). The text depends on who
  * asks: a signed-in caller is led on to add titles (with idempotency keys, so a retried add never adds

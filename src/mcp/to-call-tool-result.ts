@@ -1,5 +1,5 @@
 /**
- * Maps a GraphQL execution result to a CallToolResult (SPEC section 6): structuredContent carries
+ * Maps a GraphQL execution result to a CallToolResult (docs/contract.md, MCP tools): structuredContent carries
  * `{ data, errors }` on every path, so the classification always reaches the agent; the text block is a
  * copy for clients that read only text (or, for a full success of a tool that opts in with `text` in
  * tools.json, a short sentence); isError marks anything short of full success.

@@ -1,5 +1,5 @@
 /**
- * Derives a tool's inputSchema from its operation's variable definitions (SPEC section 6): scalars,
+ * Derives a tool's inputSchema from its operation's variable definitions (docs/contract.md, MCP tools): scalars,
  * enums with their values' descriptions, input objects (closed to unknown keys), lists, required for
  * non-null without default, defaults, @oneOf as exactly one key, and @range/@size/@pattern as bounds.
  *

@@ -1,5 +1,5 @@
 /**
- * Loads the operation catalogue (SPEC section 6): every operations/*.graphql file holds one named
+ * Loads the operation catalogue (docs/contract.md, MCP tools): every operations/*.graphql file holds one named
  * operation, which becomes one MCP tool. Each file is parsed and validated through the same executor as
  * /graphql, at start-up (where any problem stops the server with a list of file:line: message entries)
  * and on each hot reload (where a problem keeps the catalogue that runs; operation-catalogue.ts).

@@ -1,6 +1,6 @@
 /**
  * Derives a tool's outputSchema from its operation's selection set: the `{ data, errors }` envelope of
- * SPEC section 6, where `data` is the shape of the root field's value exactly as selected (or null).
+ * docs/contract.md, MCP tools, where `data` is the shape of the root field's value exactly as selected (or null).
  *
  * The schema is the shape and nothing else: every selected field with its type, nullability and enum
  * values. What the result means is the tool's description (the operation's own comment, written for

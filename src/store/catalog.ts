@@ -186,7 +186,7 @@ export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Movies suiting a mood rule, best rated first (SPEC section 5). Each genre's best are read in order
+     * Movies suiting a mood rule, best rated first (docs/contract.md, Recommendations). Each genre's best are read in order
      * from movies_genre_rating_idx (genre, rating desc, id) and stop at `limit`, so at most
      * genres x limit rows are ordered, however large the catalogue.
      */

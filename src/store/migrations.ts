@@ -138,7 +138,7 @@ const usernamesUniqueIgnoringCase: Migration = {
 };
 
 /**
- * Idempotency keys of writes (issue 10): a key's first use is recorded in the same transaction as the
+ * Idempotency keys of writes (docs/mcp.md, Idempotent writes): a key's first use is recorded in the same transaction as the
  * write it guards, so two repeats can never both write; the answer is stored beside it once known. The
  * key is scoped to the caller (subject: at most 50 characters, see bearer.ts) and expires after 24 h.
  * Times are ISO-8601 UTC text in both dialects, as reviews.created_at, so comparisons agree.

@@ -1,6 +1,6 @@
 /**
  * A query built and compiled to SQL once, then run with each call's parameters: kysely otherwise builds
- * the query tree and compiles it again on every call (11% of a tools/call's CPU in issue 7's profile).
+ * the query tree and compiles it again on every call (11% of a tools/call's CPU in a CPU profile).
  * For the hot statements only (loaders, the watch list, the account check); the rest stay plain builders.
  *
  * The builder is run once with placeholders in place of the arguments, and each placeholder's position

@@ -1,5 +1,5 @@
 /**
- * Any replica serves any request (issue 8 item 4), proven through the load balancer of `npm run cluster`:
+ * Any replica serves any request (docs/deployment.md, Several replicas), proven through the load balancer of `npm run cluster`:
  * two replicas (separate processes) behind nginx with round robin and no affinity, on PostgreSQL and
  * Redis. A 2025 session is served by both replicas in turn; a 2026-07-28 client too; a 2025 call whose
  * response stream is cut resumes with Last-Event-ID on the other replica (one with progress, through the

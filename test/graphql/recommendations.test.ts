@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 import { seed } from '../helpers/seed.js';
 
-/** SPEC section 5, restated independently of src/domain/moods.ts so a change there is caught. */
+/** docs/contract.md, Recommendations, restated independently of src/domain/moods.ts so a change there is caught. */
 const RULES: Record<string, { genres: string[]; min: number; cap?: number }> = {
   COMFORT: { genres: ['COMEDY', 'ROMANCE', 'FANTASY'], min: 7.0, cap: 140 },
   ADVENTURE: { genres: ['ACTION', 'FANTASY', 'SCIFI', 'WESTERN'], min: 6.5 },

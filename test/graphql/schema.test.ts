@@ -50,7 +50,7 @@ describe('the schema', () => {
     expect(undescribed()).toEqual([]);
   });
 
-  it('has the enums of SPEC section 2 with exactly their values', () => {
+  it('has the enums of the contract (docs/contract.md, The GraphQL schema) with exactly their values', () => {
     const values = (name: string) => {
       const type = schema.getType(name);
       return isEnumType(type) ? type.getValues().map((v) => v.name) : [];
@@ -76,7 +76,7 @@ describe('the schema', () => {
     expect(values('SortOrder')).toEqual(['ASC', 'DESC']);
   });
 
-  it('has the root fields of SPEC section 2', () => {
+  it('has the root fields of the contract (docs/contract.md, The GraphQL schema)', () => {
     const fields = (name: string) =>
       Object.keys((schema.getType(name) as { getFields(): object }).getFields()).sort();
     expect(fields('Query')).toEqual(

@@ -1123,7 +1123,7 @@ function toolArgumentCases(): HostileCase[] {
 }
 
 /**
- * The surfaces of issue 10: idempotency keys (tool argument, `_meta`, the /graphql header), confirmation
+ * The agent-facing surfaces (docs/mcp.md): idempotency keys (tool argument, `_meta`, the /graphql header), confirmation
  * tokens and 2026-07-28 confirmation rounds (inputResponses, requestState), offsets, resources, prompts
  * and completions.
  */

@@ -1,5 +1,5 @@
 /**
- * Shutdown under load (issue 6 item 9). While 50 connections call tools (MCP sessions, SSE responses) and
+ * Shutdown under load (docs/deployment.md, Behind a proxy). While 50 connections call tools (MCP sessions, SSE responses) and
  * /graphql, the server drains: readiness turns false, every request it had already received gets its full
  * answer, every new one (new sessions and requests on existing sessions included) a 503 with Retry-After
  * and a classified JSON body, then sessions close. "Already received" is made exact with held requests:

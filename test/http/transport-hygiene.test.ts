@@ -1,5 +1,5 @@
 /**
- * Hostile transport input on /mcp and /graphql (issue 6 item 7): content codings, malformed and
+ * Hostile transport input on /mcp and /graphql (docs/security.md, Transport guards): content codings, malformed and
  * over-deep JSON-RPC params, odd methods and paths. Every answer is a 4xx (or a JSON-RPC error), JSON,
  * and free of stacks, paths and library names.
  */

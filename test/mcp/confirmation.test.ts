@@ -1,5 +1,5 @@
 /**
- * Confirmation before a destructive tool acts (issue 10, item 6), per client kind, through real clients:
+ * Confirmation before a destructive tool acts (docs/mcp.md, Confirmation before destructive tools), per client kind, through real clients:
  * a 2026-07-28 client with elicitation is asked through the input-required flow (its user answers);
  * a 2025 client without elicitation and a 2026 client without it get the two-step flow (a short-lived
  * signed confirmationToken bound to caller and arguments). tools.json decides per tool. A 2025 session

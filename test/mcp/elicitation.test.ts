@@ -1,5 +1,5 @@
 /**
- * Confirmation by elicitation in 2025 sessions (issue 10, item 6): a v1 SDK client that declares
+ * Confirmation by elicitation in 2025 sessions (docs/mcp.md, Confirmation before destructive tools): a v1 SDK client that declares
  * elicitation is asked with elicitation/create on the call's own stream, and its user's answer, POSTed
  * on the session, decides, whichever server instance or replica receives it. Also: no answer within the
  * bound (shortened here) settles the call as unconfirmed, a cancelled call or a deleted session settles

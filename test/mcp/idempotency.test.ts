@@ -1,5 +1,5 @@
 /**
- * Idempotent writes (issue 10, item 5) through the front door: a write tool's idempotencyKey (argument or
+ * Idempotent writes (docs/mcp.md, Idempotent writes) through the front door: a write tool's idempotencyKey (argument or
  * `_meta`), the Idempotency-Key header on /graphql, and two replicas sharing one database. A repeat with
  * the same key and arguments answers the first answer and writes nothing; other arguments are a
  * BAD_REQUEST naming the key; concurrent repeats write once.

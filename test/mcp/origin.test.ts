@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding protection (issue 6 item 8): the Host must be one we are reached by, and a browser
+ * DNS-rebinding protection (docs/security.md, Transport guards): the Host must be one we are reached by, and a browser
  * Origin must be the configured public origin or an allowed one (loopback pages may call a loopback
  * server). The request's own Host never vouches for its Origin: a rebinding page controls both.
  */

@@ -1,5 +1,5 @@
 /**
- * Response budgets (issue 10, item 8): with a small MCP_RESULT_MAX_CHARS, list answers are cut between
+ * Response budgets (docs/mcp.md, Response budgets): with a small MCP_RESULT_MAX_CHARS, list answers are cut between
  * items with a `truncated` marker whose nextArguments fetch the rest; a page is cut to a smaller real page;
  * the JSON is never cut; the marker is declared in the outputSchema (the SDK client validates each
  * answer against it).

@@ -1,5 +1,5 @@
 /**
- * MCP revision 2026-07-28 on /mcp beside the 2025 revisions (issue 8 item 1): a real v2 client pinned to
+ * MCP revision 2026-07-28 on /mcp beside the 2025 revisions (docs/mcp.md, Protocol revisions): a real v2 client pinned to
  * 2026-07-28 (no handshake, no session) lists and calls the tools, gets progress over SSE, cancels by
  * closing its request; the required headers are checked; a 2025 session is served on the same endpoint
  * at the same time. 2025-era behaviour keeps its own tests, through the v1 client.

@@ -10,8 +10,8 @@ const AUDIENCE = `${PUBLIC_URL}/mcp`;
 const METADATA = `${PUBLIC_URL}/.well-known/oauth-protected-resource/mcp`;
 
 /**
- * The oracle: each curated tool, arguments that reach its resolver, the scope its token needs (SPEC
- * section 4) and whether it needs sign-in. Written by hand, so a schema change that moves a scope fails here.
+ * The oracle: each curated tool, arguments that reach its resolver, the scope its token needs (docs/contract.md,
+ * Identity) and whether it needs sign-in. Written by hand, so a schema change that moves a scope fails here.
  */
 const MATRIX: { tool: string; file: string; args: Record<string, unknown>; scope: string; write: boolean }[] =
   [

@@ -1,5 +1,5 @@
 /**
- * Session caps (issue 6 item 6): per principal (a signed-in user, or the address of anonymous callers)
+ * Session caps (docs/mcp.md, Session caps): per principal (a signed-in user, or the address of anonymous callers)
  * below a global cap where the least recently used idle session gives way; no slot leaks on error paths.
  * Client addresses are played with local addresses 127.0.0.x, all of which reach a loopback server.
  */

@@ -1,5 +1,5 @@
 /**
- * 2025-era sessions shared through Redis (issue 8 item 2), through the front door: two server instances
+ * 2025-era sessions shared through Redis (docs/mcp.md, Sessions across replicas), through the front door: two server instances
  * sharing REDIS_URL and a key prefix, as two replicas behind a load balancer without affinity. A session
  * opened on one is served, bound to its owner, deleted and expired on the other; a cancellation sent to
  * one aborts a call running on the other; a response stream cut on one is resumed with Last-Event-ID on

@@ -1,5 +1,5 @@
 /**
- * Cancellation in stateless mode (issue 6 item 6): a notifications/cancelled arrives on a request of its
+ * Cancellation in stateless mode (docs/mcp.md, Progress, cancellation and the audit line): a notifications/cancelled arrives on a request of its
  * own, so it is matched to the running call by (principal, request id). Request ids are counters every
  * client repeats; anonymous callers are told apart by their client address, signed-in ones by subject.
  * A real PostgreSQL behind a stalled proxy keeps the calls running long enough to be cancelled.

@@ -1,5 +1,5 @@
 /**
- * Tools per caller (issue 10 item 3): tools/list shows each caller the tools it can call, by the same
+ * Tools per caller (docs/mcp.md, Tools per caller): tools/list shows each caller the tools it can call, by the same
  * role and scope rules the executor enforces, through real clients of both eras; a tool hidden from a
  * caller answers a call exactly as it does when listed (MCP_TOOLS_VISIBILITY=all), never "unknown
  * tool"; a per-caller list is never cacheable across callers.

@@ -1,7 +1,7 @@
 /**
  * tools/list as a signed-in caller sees it (every tool), through real clients of both eras: derived from
- * operations/*.graphql (SPEC section 6), lean (issue 10 item 1: each thing said once, the whole list at
- * most 3,500 estimated tokens), and still carrying what an agent needs: argument and enum meanings,
+ * operations/*.graphql (docs/contract.md, MCP tools), lean (docs/authoring-tools.md, What the list
+ * costs an agent: each thing said once, the whole list at most 3,500 estimated tokens), and still carrying what an agent needs: argument and enum meanings,
  * bounds, @oneOf, defaults, required, and every output field.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -123,7 +123,7 @@ describe('tools/list', () => {
     }
   });
 
-  it('names, titles, descriptions and annotations follow SPEC section 6', () => {
+  it('names, titles, descriptions and annotations follow the contract (docs/contract.md, MCP tools)', () => {
     expect(byName('recommendMoviesForMood').title).toBe('Recommend Movies For Mood');
     expect(byName('recommendMoviesForMood').description).toMatch(/^Recommends up to 10 catalogue movies/);
     for (const name of [

@@ -1,5 +1,5 @@
 /**
- * Hot reload of the operation catalogue (issue 10 item 4, OPERATIONS_WATCH): an added, changed or
+ * Hot reload of the operation catalogue (docs/authoring-tools.md, Hot reload; OPERATIONS_WATCH): an added, changed or
  * removed operation file swaps the catalogue and 2025 sessions get notifications/tools/list_changed,
  * 2026-07-28 clients see it when the list's (short, while watching) ttlMs runs out; a broken file or
  * tools.json keeps the running catalogue and is logged with file:line. Through real clients of both eras,

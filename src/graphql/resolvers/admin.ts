@@ -1,4 +1,4 @@
-/** Catalogue writes: admins only (SPEC section 4), as @auth(requires: ADMIN) in the schema enforces. */
+/** Catalogue writes: admins only (docs/contract.md, Identity), as @auth(requires: ADMIN) in the schema enforces. */
 import { notFound } from '../../errors.js';
 import type { GenreName, NewMovie } from '../../store/tables.js';
 import { writeTransaction } from '../../store/write-transaction.js';
