@@ -21,7 +21,12 @@ const RUN = runPrefix();
 let namespaces = 0;
 afterAll(() => available && dropKeys(RUN));
 
-const CALL = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getMovie', arguments: { id: '1' } } };
+const CALL = {
+  jsonrpc: '2.0',
+  id: 3,
+  method: 'tools/call',
+  params: { name: 'getMovie', arguments: { id: '1' } },
+};
 const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 const PROBE_CLIENT = 'half-closed-probe';
 
@@ -44,7 +49,11 @@ async function busySessions(redis: Redis, namespace: string, among?: string[]): 
     let held = false;
     for (const [field, value] of Object.entries(fields)) {
       if (field.startsWith('l:') && Number(value) > now) held = true;
-      if (field.startsWith('b:') && Number(value) > 0 && (await redis.exists(`${namespace}:mcp:r:${field.slice(2)}`)))
+      if (
+        field.startsWith('b:') &&
+        Number(value) > 0 &&
+        (await redis.exists(`${namespace}:mcp:r:${field.slice(2)}`))
+      )
         held = true;
     }
     if (held) busy += 1;
@@ -64,7 +73,11 @@ function send(
   halfClose = false,
 ): Cut {
   const { port } = new URL(server.url);
-  const socket = net.connect({ host: '127.0.0.1', port: Number(port), localAddress: request.from ?? '127.0.0.1' });
+  const socket = net.connect({
+    host: '127.0.0.1',
+    port: Number(port),
+    localAddress: request.from ?? '127.0.0.1',
+  });
   socket.on('error', () => undefined);
   socket.resume();
   const body = request.body ?? '';
@@ -105,13 +118,23 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
     const redis = new Redis(REDIS_URL);
     cleanups.push(async () => redis.disconnect());
     await expect
-      .poll(async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { checks: { redis?: string } }).checks.redis)
+      .poll(
+        async () =>
+          ((await (await fetch(`${server.url}/readyz`)).json()) as { checks: { redis?: string } }).checks
+            .redis,
+      )
       .toBe('ok');
     return { proxy, server, redis, namespace };
   }
 
   /** Waits until the server has sent `count` Redis calls naming `markers`, then cuts every client. */
-  async function cutOnceSent(proxy: HoldingProxy, server: TestServer, cuts: Cut[], markers: string[], count: number) {
+  async function cutOnceSent(
+    proxy: HoldingProxy,
+    server: TestServer,
+    cuts: Cut[],
+    markers: string[],
+    count: number,
+  ) {
     await expect
       .poll(() => markers.reduce((sum, marker) => sum + proxy.sentCount(marker), 0), { timeout: 20_000 })
       .toBeGreaterThanOrEqual(count);
@@ -125,11 +148,16 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
     const { proxy, server, redis, namespace } = await setUp();
     const token = await server.login('user', 'user123');
     proxy.holdAnswers();
-    const body = JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, clientInfo: { name: PROBE_CLIENT, version: '1' } } });
+    const body = JSON.stringify({
+      ...INITIALIZE,
+      params: { ...INITIALIZE.params, clientInfo: { name: PROBE_CLIENT, version: '1' } },
+    });
     const cuts: Cut[] = [];
     for (let address = 1; address <= 10; address += 1)
       for (let i = 0; i < 10; i += 1)
-        cuts.push(send(server, { method: 'POST', headers: MCP_HEADERS, body, from: `127.0.0.${20 + address}` }, true));
+        cuts.push(
+          send(server, { method: 'POST', headers: MCP_HEADERS, body, from: `127.0.0.${20 + address}` }, true),
+        );
     await expect.poll(() => proxy.sentCount(PROBE_CLIENT), { timeout: 20_000 }).toBe(100);
     await Promise.all(cuts.map(({ closed }) => closed));
     proxy.release();
@@ -145,30 +173,35 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
   it.each([
     ['a plain tools/call (the lean path)', CALL],
     ['a tools/list (the SDK path)', LIST],
-  ])('100 POSTs of %s cut while Redis keeps the answer to their session lookup leave none of the 10 sessions busy, and the user opens an 11th', async (_kind, message) => {
-    const { proxy, server, redis, namespace } = await setUp();
-    const token = await server.login('user', 'user123');
-    const sessions = await Promise.all(Array.from({ length: 10 }, () => openSession(server.url, { token })));
-    proxy.holdAnswers();
-    const cuts = sessions.flatMap((sessionId) =>
-      Array.from({ length: 10 }, () =>
-        send(server, {
-          method: 'POST',
-          headers: {
-            ...MCP_HEADERS,
-            authorization: `Bearer ${token}`,
-            'mcp-session-id': sessionId,
-            'mcp-protocol-version': '2025-11-25',
-          },
-          body: JSON.stringify(message),
-        }),
-      ),
-    );
-    await cutOnceSent(proxy, server, cuts, sessions, 100);
-    proxy.release();
-    await expect.poll(() => busySessions(redis, namespace, sessions), { timeout: 15_000 }).toBe(0);
-    expect((await openSessionStatus(server, token))).toBe(200);
-  });
+  ])(
+    '100 POSTs of %s cut while Redis keeps the answer to their session lookup leave none of the 10 sessions busy, and the user opens an 11th',
+    async (_kind, message) => {
+      const { proxy, server, redis, namespace } = await setUp();
+      const token = await server.login('user', 'user123');
+      const sessions = await Promise.all(
+        Array.from({ length: 10 }, () => openSession(server.url, { token })),
+      );
+      proxy.holdAnswers();
+      const cuts = sessions.flatMap((sessionId) =>
+        Array.from({ length: 10 }, () =>
+          send(server, {
+            method: 'POST',
+            headers: {
+              ...MCP_HEADERS,
+              authorization: `Bearer ${token}`,
+              'mcp-session-id': sessionId,
+              'mcp-protocol-version': '2025-11-25',
+            },
+            body: JSON.stringify(message),
+          }),
+        ),
+      );
+      await cutOnceSent(proxy, server, cuts, sessions, 100);
+      proxy.release();
+      await expect.poll(() => busySessions(redis, namespace, sessions), { timeout: 15_000 }).toBe(0);
+      expect(await openSessionStatus(server, token)).toBe(200);
+    },
+  );
 
   it('100 GET streams cut while Redis keeps the answer to their session lookup leave none of the 10 sessions busy, and each session can listen again', async () => {
     const { proxy, server, redis, namespace } = await setUp();
@@ -178,7 +211,11 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
       Array.from({ length: 10 }, () =>
         send(server, {
           method: 'GET',
-          headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+          headers: {
+            accept: 'text/event-stream',
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-11-25',
+          },
         }),
       ),
     );
@@ -188,7 +225,11 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
     const statuses: number[] = [];
     for (const sessionId of sessions) {
       const stream = await openStream(`${server.url}/mcp`, {
-        headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
       });
       statuses.push(stream.status);
       stream.close();
@@ -200,7 +241,11 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
     const { proxy, server, redis, namespace } = await setUp();
     const listener = await openSession(server.url);
     const stream = await openStream(`${server.url}/mcp`, {
-      headers: { accept: 'text/event-stream', 'mcp-session-id': listener, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': listener,
+        'mcp-protocol-version': '2025-11-25',
+      },
     });
     expect(stream.status).toBe(200);
     cleanups.push(async () => stream.close());
