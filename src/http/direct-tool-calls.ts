@@ -46,6 +46,7 @@ import type { McpServerDependencies } from '../mcp/mcp-server.js';
 import { callKey } from '../shared-state/cancellation-bus.js';
 import type { SessionHold, SessionRecord } from '../shared-state/session-store.js';
 import type { SharedState } from '../shared-state/shared-state.js';
+import { watchClose } from './close-watch.js';
 import type { ResponseWithLocals } from './locals.js';
 import { KEEPALIVE_FRAME, messageFrame, primingFrame, SSE_HEADERS } from './sse-frames.js';
 
@@ -171,6 +172,9 @@ export function sessionToolCalls(
     const requestId = message.id;
     const stream = events.forLeanCall({ sessionId, requestId, method: 'tools/call' });
     const controller = new AbortController();
+    const life = watchClose(res);
+    // The call runs on after a cut: its session's hold stays live until the call settled.
+    const working = life.work();
     /** The response's JSON once the call answered. */
     let response: string | undefined;
     /** Answered, cancelled or failed: nothing more will be written by the call. */
@@ -184,6 +188,7 @@ export function sessionToolCalls(
     };
     const settle = () => {
       settled = true;
+      working();
       unregister();
       clearInterval(keepalive);
     };
@@ -196,7 +201,7 @@ export function sessionToolCalls(
       res.end();
       releaseWhenDone();
     });
-    res.on('close', () => {
+    life.onClose(() => {
       closed = true;
       // Written out in full: the stream was not cut. Else the client may lack it: keep it for a resume.
       if (response !== undefined) {

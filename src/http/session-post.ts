@@ -14,6 +14,7 @@ import { callKey } from '../shared-state/cancellation-bus.js';
 import { isResponseTo } from '../shared-state/event-store.js';
 import type { SessionHold, SessionRecord } from '../shared-state/session-store.js';
 import type { McpRequest } from './direct-tool-calls.js';
+import { watchClose } from './close-watch.js';
 import { frontWorkOf, type SessionOutcome } from './front-handoff.js';
 import {
   isCancellation,
@@ -51,6 +52,9 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
   ) => {
     const sessionId = record.id;
     carrySessionId(req, sessionId);
+    const life = watchClose(res);
+    // A call runs on after its stream was cut: its session stays held until it ended.
+    const working = life.work();
     const requestId = message.id;
     const call =
       message.method === 'tools/call' && requestId !== undefined
@@ -82,6 +86,7 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
     const finish = () => {
       if (finished) return;
       finished = true;
+      working();
       unregister();
       call?.finish();
       void server.close();
@@ -100,7 +105,7 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
       },
     );
     if (requestId !== undefined) unregister = cancellations.register(callKey(sessionId, requestId), finish);
-    res.on('close', () => {
+    life.onClose(() => {
       closed = true;
       // A cut stream is not a cancellation (2025-11-25): a call runs on and its response is stored.
       if (!call) finish();
@@ -122,7 +127,7 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
     const handed = frontWorkOf(req)?.session;
     if (handed) return handed;
     try {
-      return (await sessions.use(sessionId, subjectOf(res))) ?? { refusal: 'unknown' };
+      return (await sessions.use(sessionId, subjectOf(res), watchClose(res).live)) ?? { refusal: 'unknown' };
     } catch (error) {
       return { refusal: 'unavailable', error };
     }
@@ -142,6 +147,8 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
     sessionId: string,
     leanOnly: boolean,
   ): Promise<SessionOutcome | undefined> => {
+    // Watched before the lookup is awaited (and once per response: the front and Express share it).
+    watchClose(res);
     const found = await lookUp(req, res, sessionId);
     if ('refusal' in found) return found;
     const { record, hold } = found;
@@ -173,6 +180,12 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
       );
       res.statusCode = 202;
       res.end();
+      return;
+    }
+    // A cancellation or an answer the client sent is taken above even if it went away since; a request
+    // whose client went away during the lookup is answered to nobody.
+    if (watchClose(res).closed) {
+      hold.release();
       return;
     }
     // The SDK reads the revision from this header (for instance to decide on the priming event).

@@ -6,6 +6,7 @@
 import type { RequestHandler, Response } from 'express';
 import { followStream } from '../shared-state/event-store.js';
 import type { SessionHold } from '../shared-state/session-store.js';
+import { watchClose } from './close-watch.js';
 import { localsOf } from './locals.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
 import { KEEPALIVE_MS, sessionStateUnavailable, type SessionContext } from './session-context.js';
@@ -25,6 +26,8 @@ export function sessionStreams(context: SessionContext): RequestHandler {
       hold.release();
       return sessionStateUnavailable(res, error);
     }
+    const life = watchClose(res);
+    if (life.closed) return hold.release();
     if (!parsed || !info || info.sessionId !== sessionId) {
       hold.release();
       return sendJsonRpcError(
@@ -36,7 +39,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
     }
     const gone = new AbortController();
     let keepalive: NodeJS.Timeout | undefined;
-    res.on('close', () => {
+    life.onClose(() => {
       gone.abort();
       clearInterval(keepalive);
       hold.release();
@@ -83,7 +86,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
     res.flushHeaders();
     listening.set(sessionId, res);
     const keepalive = setInterval(() => res.write(KEEPALIVE_FRAME), KEEPALIVE_MS);
-    res.on('close', () => {
+    watchClose(res).onClose(() => {
       clearInterval(keepalive);
       if (listening.get(sessionId) === res) listening.delete(sessionId);
       hold.release();
@@ -97,13 +100,16 @@ export function sessionStreams(context: SessionContext): RequestHandler {
         return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       if (!req.get('accept')?.includes('text/event-stream'))
         return sendJsonRpcError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+      // Watched before the store is awaited: a client gone during the await must not leave it held.
+      const life = watchClose(res);
       let found: Awaited<ReturnType<typeof sessions.use>>;
       try {
-        found = await sessions.use(sessionId, subjectOf(res));
+        found = await sessions.use(sessionId, subjectOf(res), life.live);
       } catch (error) {
         return sessionStateUnavailable(res, error);
       }
       if (!found) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+      if (life.closed) return found.hold.release();
       const lastEventId = req.get('last-event-id');
       if (lastEventId !== undefined) return await resume(res, sessionId, lastEventId, found.hold);
       listen(res, sessionId, found.hold);

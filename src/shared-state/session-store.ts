@@ -29,16 +29,28 @@ export type Refusal = 'principal-cap' | 'full';
 /**
  * A request in flight on a session: while held, the session is never evicted and never expires.
  * `release` is idempotent and never throws; it also counts as a use of the session.
+ *
+ * A hold is a lease: the store renews it only while its request says it is live, and releases it the
+ * first time the request says it is not (a request that closed without releasing, whatever it was
+ * waiting for). A lease nobody renews (its replica crashed, or a stall delivered the command that took
+ * it after the request had given up) lapses by itself.
  */
 export interface SessionHold {
   release(): void;
 }
 
+/** Whether the request a hold is for is still live (connected, or still working on its answer). */
+export type IsLive = () => boolean;
+
 export interface SessionStore {
   /** Opens a session under the caps, held (it is being initialized) until the hold is released. */
-  open(record: SessionRecord): Promise<{ refusal: Refusal } | { hold: SessionHold }>;
+  open(record: SessionRecord, live?: IsLive): Promise<{ refusal: Refusal } | { hold: SessionHold }>;
   /** The session if it exists and belongs to `subject`, touched and held; a foreign one looks missing. */
-  use(id: string, subject: string | null): Promise<{ record: SessionRecord; hold: SessionHold } | undefined>;
+  use(
+    id: string,
+    subject: string | null,
+    live?: IsLive,
+  ): Promise<{ record: SessionRecord; hold: SessionHold } | undefined>;
   /** Ends the session if it belongs to `subject`; false if there was none to end. */
   delete(id: string, subject: string | null): Promise<boolean>;
   /** Ends a session whatever its owner (an initialize that failed). */
