@@ -9,12 +9,13 @@
  * that principal, or of anyone, gives way; only when every candidate is busy is a new one refused), busy
  * while a request on it is being answered, and closed after MCP_SESSION_IDLE_SECONDS without use.
  */
+import { addressKey } from '../limits/address-key.js';
 
 export interface SessionRecord {
   id: string;
   /** The subject that created the session; null for an anonymous session. */
   owner: string | null;
-  /** Whom the session counts against: `user:<subject>` or `address:<client address>`. */
+  /** Whom the session counts against: `user:<subject>` or `address:<client address key>`. */
   principal: string;
   /** The revision negotiated by initialize. */
   protocolVersion: string;
@@ -71,9 +72,12 @@ export class SessionStateUnavailable extends Error {
   }
 }
 
-/** The principal a session or a stateless call counts against. */
+/**
+ * The principal a session or a stateless call counts against: a signed-in subject, or the client's
+ * address under the rate limits' key (an IPv6 /64 is one client, an IPv4-mapped address its IPv4 form).
+ */
 export function principalOf(subject: string | null, clientAddress: string): string {
-  return subject !== null ? `user:${subject}` : `address:${clientAddress}`;
+  return subject !== null ? `user:${subject}` : `address:${addressKey(clientAddress)}`;
 }
 
 export interface SessionCaps {
