@@ -1,5 +1,5 @@
 /**
- * The Streamable HTTP endpoint /mcp (SPEC section 6) on Express, around the SDK's transports. Our layer
+ * The Streamable HTTP endpoint /mcp (the SPEC's MCP transport) on Express, around the SDK's transports. Our layer
  * adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
  * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches,
  * 405 with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their

@@ -1,5 +1,5 @@
 /**
- * Where 2025-era MCP sessions live (SPEC section 6): in the process (memory-session-store.ts) or, with
+ * Where 2025-era MCP sessions live (the SPEC's Streamable HTTP sessions): in the process (memory-session-store.ts) or, with
  * REDIS_URL, in Redis (redis-session-store.ts), so that any replica serves any request of a session. A
  * session is a record, not a server: every request is answered by a fresh server and transport, so no
  * replica holds anything a session needs.
