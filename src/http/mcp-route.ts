@@ -1,19 +1,19 @@
 /**
- * The Streamable HTTP endpoint /mcp (the SPEC's MCP transport) on Express, around the SDK's transports. Our layer
- * adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
- * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches,
- * 405 with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their
- * creator and capped per principal (429) and in total (least recently used idle one evicted, else 503),
- * bearer auth with RFC 9728 discovery, cancellation wherever the call runs, and resumable call streams.
- * Sessions are records in the shared state (src/shared-state: in the process, or in Redis so that any
- * replica serves any request), every request answered by a fresh server and transport. After these
- * guards a 2026-07-28 request goes to the SDK's per-request handler and a 2025-era one to the session or
- * stateless handling (route-by-era.ts).
+ * The Streamable HTTP endpoint /mcp (the SPEC's MCP transport) on Express, around the SDK's transports. Our
+ * layer adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
+ * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches, 405
+ * with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their creator
+ * and capped per principal (429) and in total (least recently used idle one evicted, else 503), bearer auth
+ * with RFC 9728 discovery, cancellation wherever the call runs, and resumable call streams. Sessions are
+ * records in the shared state (src/shared-state: in the process, or in Redis so that any replica serves any
+ * request), every request answered by a fresh server and transport. After these guards a 2026-07-28 request
+ * goes to the SDK's per-request handler and a 2025-era one to the session or stateless handling
+ * (route-by-era.ts).
  *
  * This file assembles the route from its parts: metadata (mcp-metadata.ts), the guards (mcp-guards.ts,
- * parse-json-rpc-body.ts), the session handlers (session-initialize.ts, session-post.ts,
- * session-streams.ts, session-delete.ts), stateless mode (stateless-post.ts) and the lean call with its
- * JSON and SSE writers (direct-tool-calls.ts).
+ * parse-json-rpc-body.ts), the session handlers (session-initialize.ts, session-post.ts, session-streams.ts,
+ * session-delete.ts), stateless mode (stateless-post.ts) and the lean call with its JSON and SSE writers
+ * (direct-tool-calls.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { Router } from 'express';

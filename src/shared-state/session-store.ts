@@ -1,13 +1,13 @@
 /**
- * Where 2025-era MCP sessions live (the SPEC's Streamable HTTP sessions): in the process (memory-session-store.ts) or, with
- * REDIS_URL, in Redis (redis-session-store.ts), so that any replica serves any request of a session. A
- * session is a record, not a server: every request is answered by a fresh server and transport, so no
- * replica holds anything a session needs.
+ * Where 2025-era MCP sessions live (the SPEC's Streamable HTTP sessions): in the process
+ * (memory-session-store.ts) or, with REDIS_URL, in Redis (redis-session-store.ts), so that any replica
+ * serves any request of a session. A session is a record, not a server: every request is answered by a fresh
+ * server and transport, so no replica holds anything a session needs.
  *
- * Both stores keep the same rules: a session is bound to the identity that created it (a foreign one
- * looks missing), capped per principal and in total (at a cap the least recently used idle session of
- * that principal, or of anyone, gives way; only when every candidate is busy is a new one refused), busy
- * while a request on it is being answered, and closed after MCP_SESSION_IDLE_SECONDS without use.
+ * Both stores keep the same rules: a session is bound to the identity that created it (a foreign one looks
+ * missing), capped per principal and in total (at a cap the least recently used idle session of that
+ * principal, or of anyone, gives way; only when every candidate is busy is a new one refused), busy while a
+ * request on it is being answered, and closed after MCP_SESSION_IDLE_SECONDS without use.
  */
 import { addressKey } from '../limits/address-key.js';
 
