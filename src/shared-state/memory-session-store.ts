@@ -1,5 +1,5 @@
 /**
- * Sessions held by this process (no REDIS_URL): one replica, as before issue 8.
+ * Sessions held by this process (no REDIS_URL): one replica.
  *
  * A Map kept in recency order (a touched session is re-inserted at the end) rather than an lru-cache:
  * lru-cache evicts its oldest entry unconditionally, and a session with a request in flight must never
@@ -8,12 +8,16 @@
 import type { Logger } from '../logger.js';
 import {
   capFor,
+  type IsLive,
   type Refusal,
   type SessionCaps,
   type SessionHold,
   type SessionRecord,
   type SessionStore,
 } from './session-store.js';
+
+/** How often holds whose requests are no longer live are released. */
+const RECONCILE_MS = 1000;
 
 interface Entry {
   record: SessionRecord;
@@ -43,18 +47,30 @@ export function createMemorySessionStore(
     for (const listener of listeners) listener(id);
     return true;
   };
-  const holdOn = (entry: Entry): SessionHold => {
+  /** Holds whose requests may still be live, with how to ask them. */
+  const holds = new Map<SessionHold, IsLive>();
+  const holdOn = (entry: Entry, live: IsLive): SessionHold => {
     entry.busy += 1;
     let released = false;
-    return {
+    const hold: SessionHold = {
       release() {
         if (released) return;
         released = true;
+        holds.delete(hold);
         entry.busy -= 1;
         entry.lastSeen = Date.now();
       },
     };
+    holds.set(hold, live);
+    return hold;
   };
+  const always: IsLive = () => true;
+  // The reconciliation the Redis store runs with its heartbeat: a request that closed without releasing
+  // gives its session back.
+  const reconciler = setInterval(() => {
+    for (const [hold, live] of holds) if (!live()) hold.release();
+  }, RECONCILE_MS);
+  reconciler.unref();
   /** Removes the least recently used idle session (of `principal` only, when given); false if none is idle. */
   const evictLeastRecentlyUsedIdle = (principal?: string): boolean => {
     for (const [id, entry] of sessions) {
@@ -83,7 +99,7 @@ export function createMemorySessionStore(
     get size() {
       return sessions.size;
     },
-    async open(record) {
+    async open(record, live = always) {
       const { principal } = record;
       let refusal: Refusal | undefined;
       if ((held.get(principal) ?? 0) >= capFor(principal, caps) && !evictLeastRecentlyUsedIdle(principal))
@@ -93,16 +109,16 @@ export function createMemorySessionStore(
       held.set(principal, (held.get(principal) ?? 0) + 1);
       const entry: Entry = { record, lastSeen: Date.now(), busy: 0 };
       sessions.set(record.id, entry);
-      return { hold: holdOn(entry) };
+      return { hold: holdOn(entry, live) };
     },
-    async use(id, subject) {
+    async use(id, subject, live = always) {
       const entry = sessions.get(id);
       if (!entry || entry.record.owner !== subject) return undefined;
       entry.lastSeen = Date.now();
       // Re-inserting keeps the Map in least-recently-used-first order.
       sessions.delete(id);
       sessions.set(id, entry);
-      return { record: entry.record, hold: holdOn(entry) };
+      return { record: entry.record, hold: holdOn(entry, live) };
     },
     async delete(id, subject) {
       const entry = sessions.get(id);
@@ -117,6 +133,7 @@ export function createMemorySessionStore(
     },
     async close() {
       clearInterval(sweeper);
+      clearInterval(reconciler);
       for (const id of [...sessions.keys()]) remove(id);
     },
   };

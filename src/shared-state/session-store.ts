@@ -1,20 +1,21 @@
 /**
- * Where 2025-era MCP sessions live (SPEC section 6): in the process (memory-session-store.ts) or, with
- * REDIS_URL, in Redis (redis-session-store.ts), so that any replica serves any request of a session. A
- * session is a record, not a server: every request is answered by a fresh server and transport, so no
- * replica holds anything a session needs.
+ * Where 2025-era MCP sessions live (the SPEC's Streamable HTTP sessions): in the process
+ * (memory-session-store.ts) or, with REDIS_URL, in Redis (redis-session-store.ts), so that any replica
+ * serves any request of a session. A session is a record, not a server: every request is answered by a fresh
+ * server and transport, so no replica holds anything a session needs.
  *
- * Both stores keep the same rules: a session is bound to the identity that created it (a foreign one
- * looks missing), capped per principal and in total (at a cap the least recently used idle session of
- * that principal, or of anyone, gives way; only when every candidate is busy is a new one refused), busy
- * while a request on it is being answered, and closed after MCP_SESSION_IDLE_SECONDS without use.
+ * Both stores keep the same rules: a session is bound to the identity that created it (a foreign one looks
+ * missing), capped per principal and in total (at a cap the least recently used idle session of that
+ * principal, or of anyone, gives way; only when every candidate is busy is a new one refused), busy while a
+ * request on it is being answered, and closed after MCP_SESSION_IDLE_SECONDS without use.
  */
+import { addressKey } from '../limits/address-key.js';
 
 export interface SessionRecord {
   id: string;
   /** The subject that created the session; null for an anonymous session. */
   owner: string | null;
-  /** Whom the session counts against: `user:<subject>` or `address:<client address>`. */
+  /** Whom the session counts against: `user:<subject>` or `address:<client address key>`. */
   principal: string;
   /** The revision negotiated by initialize. */
   protocolVersion: string;
@@ -29,16 +30,28 @@ export type Refusal = 'principal-cap' | 'full';
 /**
  * A request in flight on a session: while held, the session is never evicted and never expires.
  * `release` is idempotent and never throws; it also counts as a use of the session.
+ *
+ * A hold is a lease: the store renews it only while its request says it is live, and releases it the
+ * first time the request says it is not (a request that closed without releasing, whatever it was
+ * waiting for). A lease nobody renews (its replica crashed, or a stall delivered the command that took
+ * it after the request had given up) lapses by itself.
  */
 export interface SessionHold {
   release(): void;
 }
 
+/** Whether the request a hold is for is still live (connected, or still working on its answer). */
+export type IsLive = () => boolean;
+
 export interface SessionStore {
   /** Opens a session under the caps, held (it is being initialized) until the hold is released. */
-  open(record: SessionRecord): Promise<{ refusal: Refusal } | { hold: SessionHold }>;
+  open(record: SessionRecord, live?: IsLive): Promise<{ refusal: Refusal } | { hold: SessionHold }>;
   /** The session if it exists and belongs to `subject`, touched and held; a foreign one looks missing. */
-  use(id: string, subject: string | null): Promise<{ record: SessionRecord; hold: SessionHold } | undefined>;
+  use(
+    id: string,
+    subject: string | null,
+    live?: IsLive,
+  ): Promise<{ record: SessionRecord; hold: SessionHold } | undefined>;
   /** Ends the session if it belongs to `subject`; false if there was none to end. */
   delete(id: string, subject: string | null): Promise<boolean>;
   /** Ends a session whatever its owner (an initialize that failed). */
@@ -59,9 +72,12 @@ export class SessionStateUnavailable extends Error {
   }
 }
 
-/** The principal a session or a stateless call counts against. */
+/**
+ * The principal a session or a stateless call counts against: a signed-in subject, or the client's
+ * address under the rate limits' key (an IPv6 /64 is one client, an IPv4-mapped address its IPv4 form).
+ */
 export function principalOf(subject: string | null, clientAddress: string): string {
-  return subject !== null ? `user:${subject}` : `address:${clientAddress}`;
+  return subject !== null ? `user:${subject}` : `address:${addressKey(clientAddress)}`;
 }
 
 export interface SessionCaps {

@@ -1,0 +1,231 @@
+/**
+ * A POST on a 2025 session: found, checked against its owner and held (looked up once per request),
+ * then a cancellation or a client's response is taken, a plain tools/call goes to the lean path and
+ * anything else to a fresh SDK server and transport. A POST without a session must be initialize.
+ */
+import type { ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
+import { CallTransport } from '../mcp/call-transport.js';
+import { asksByElicitation } from '../mcp/confirm-call.js';
+import { createMcpServer } from '../mcp/mcp-server.js';
+import type { Elicit } from '../mcp/session-elicitation.js';
+import { callKey } from '../shared-state/cancellation-bus.js';
+import { isResponseTo } from '../shared-state/event-store.js';
+import type { SessionHold, SessionRecord } from '../shared-state/session-store.js';
+import type { McpRequest } from './direct-tool-calls.js';
+import { watchClose } from './close-watch.js';
+import { frontWorkOf, type SessionOutcome } from './front-handoff.js';
+import {
+  isCancellation,
+  isClientResponse,
+  responseProblem,
+  type JsonRpcMessage,
+} from './json-rpc-message.js';
+import type { ResponseWithLocals } from './locals.js';
+import type { SessionCalls } from './mcp-route.js';
+import { sendJsonRpcError } from './send-json-rpc-error.js';
+import {
+  carrySessionId,
+  RETRY_INTERVAL_MS,
+  sessionStateUnavailable,
+  type SessionContext,
+} from './session-context.js';
+import type { SessionInitialize } from './session-initialize.js';
+
+export interface SessionPost {
+  post: RequestHandler;
+  /** For the front: a call it may answer goes through the same session steps, only the lean call answered. */
+  front: SessionCalls;
+}
+
+export function sessionPost(context: SessionContext, initialize: SessionInitialize): SessionPost {
+  const { options, subjectOf, elicitation, leanCall } = context;
+  const { sessions, events, cancellations } = options.state;
+
+  const serve = async (
+    req: McpRequest,
+    res: ServerResponse,
+    message: JsonRpcMessage,
+    record: SessionRecord,
+    hold: SessionHold,
+  ) => {
+    const sessionId = record.id;
+    carrySessionId(req, sessionId);
+    const life = watchClose(res);
+    // A call runs on after its stream was cut: its session stays held until it ended.
+    const working = life.work();
+    const requestId = message.id;
+    const call =
+      message.method === 'tools/call' && requestId !== undefined
+        ? events.forCall(
+            { sessionId, requestId, method: message.method },
+            () => !res.writableEnded && !res.destroyed,
+          )
+        : undefined;
+    // A tool that asks first, called by a client that declared elicitation: its user is asked on this
+    // call's stream (the rule a lean path for session calls must keep: such a call is served here).
+    const tool = call && options.server.catalogue.current().byName.get(String(message.params?.name));
+    const elicit: Elicit | undefined =
+      call && asksByElicitation(tool, record.clientCapabilities)
+        ? elicitation.forCall(sessionId, (sent) => transport.send(sent, { relatedRequestId: requestId }))
+        : undefined;
+    const server = createMcpServer(options.server, {
+      listChanged: options.server.catalogue.watching,
+      elicit,
+    });
+    let unregister = () => undefined as void;
+    let finished = false;
+    let responded = false;
+    let closed = false;
+    const releaseWhenDone = () => {
+      if (finished && closed) hold.release();
+    };
+    // The end of the request's life: its response went out, or it was cancelled, or (not a call) its
+    // connection closed. Closing the server aborts a handler still running.
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      working();
+      unregister();
+      call?.finish();
+      void server.close();
+      releaseWhenDone();
+    };
+    const transport = new CallTransport(
+      {
+        sessionIdGenerator: undefined,
+        eventStore: call,
+        retryInterval: call ? RETRY_INTERVAL_MS : undefined,
+      },
+      (sent) => {
+        if (requestId === undefined || !isResponseTo(sent, requestId)) return;
+        responded = true;
+        finish();
+      },
+    );
+    if (requestId !== undefined) unregister = cancellations.register(callKey(sessionId, requestId), finish);
+    life.onClose(() => {
+      closed = true;
+      // A cut stream is not a cancellation (2025-11-25): a call runs on and its response is stored.
+      if (!call) finish();
+      // Its response written out in full, the stream was not cut: nothing of it will be asked for.
+      else if (responded && res.writableFinished) call.forget();
+      releaseWhenDone();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, message);
+  };
+
+  /** The session a POST names, found, checked against its owner and held; looked up once per request. */
+  const lookUp = async (
+    req: McpRequest,
+    res: ResponseWithLocals,
+    sessionId: string,
+  ): Promise<SessionOutcome> => {
+    // The front went this far already and handed the request on.
+    const handed = frontWorkOf(req)?.session;
+    if (handed) return handed;
+    try {
+      return (await sessions.use(sessionId, subjectOf(res), watchClose(res).live)) ?? { refusal: 'unknown' };
+    } catch (error) {
+      return { refusal: 'unavailable', error };
+    }
+  };
+
+  /**
+   * A POST naming a session, on node's request and response: Express's `post` runs it, and so does the
+   * front (front.ts) for a call that may be a plain tools/call (`leanOnly`). It looks the session up,
+   * answers a cancellation or a client's response, a plain tools/call on the lean path and anything else
+   * through the SDK. What it resolves with is Express's to answer: a refusal, or (`leanOnly`) the session
+   * found and held for a call the lean path does not take.
+   */
+  const postOnSession = async (
+    req: McpRequest,
+    res: ResponseWithLocals,
+    message: JsonRpcMessage,
+    sessionId: string,
+    leanOnly: boolean,
+  ): Promise<SessionOutcome | undefined> => {
+    // Watched before the lookup is awaited (and once per response: the front and Express share it).
+    watchClose(res);
+    const found = await lookUp(req, res, sessionId);
+    if ('refusal' in found) return found;
+    const { record, hold } = found;
+    if (isCancellation(message)) {
+      // Only a call of this session (whose owner this caller is) can be named: the key holds the session.
+      cancellations.cancel(callKey(sessionId, message.params?.requestId));
+      hold.release();
+      res.statusCode = 202;
+      res.end();
+      return;
+    }
+    if (isClientResponse(message)) {
+      hold.release();
+      const problem = responseProblem(message);
+      if (problem) return { refusal: 'invalid-response', problem };
+      // Likewise only a question of this session can be answered. An answer to none (unknown, already
+      // answered, settled, another session's) is accepted and dropped, as the transport spec allows.
+      const answer = message as {
+        id: unknown;
+        result?: Record<string, unknown>;
+        error?: { message?: unknown };
+      };
+      elicitation.answer(
+        sessionId,
+        answer.id,
+        answer.result
+          ? { result: answer.result }
+          : { error: String(answer.error?.message ?? '').slice(0, 200) },
+      );
+      res.statusCode = 202;
+      res.end();
+      return;
+    }
+    // A cancellation or an answer the client sent is taken above even if it went away since; a request
+    // whose client went away during the lookup is answered to nobody.
+    if (watchClose(res).closed) {
+      hold.release();
+      return;
+    }
+    // The SDK reads the revision from this header (for instance to decide on the priming event).
+    req.headers['mcp-protocol-version'] ??= record.protocolVersion;
+    if (await leanCall.answer({ req, res, message, sessionId, record, hold })) return;
+    if (leanOnly) return found;
+    await serve(req, res, message, record, hold);
+  };
+
+  const post: RequestHandler = async (req, res, next) => {
+    try {
+      const message = res.locals.message as JsonRpcMessage;
+      const sessionId = req.headers['mcp-session-id'] as string | undefined;
+      if (sessionId === undefined) {
+        if (!isInitializeRequest(message)) {
+          return sendJsonRpcError(
+            res,
+            400,
+            -32000,
+            'Bad Request: Mcp-Session-Id header is required (send initialize first)',
+          );
+        }
+        return await initialize(req, res, message);
+      }
+      const left = await postOnSession(req, res, message, sessionId, false);
+      if (left === undefined || !('refusal' in left)) return;
+      if (left.refusal === 'unavailable') return sessionStateUnavailable(res, left.error);
+      if (left.refusal === 'unknown')
+        return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
+      sendJsonRpcError(res, 400, -32600, `Invalid Request: ${left.problem}`);
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  const front: SessionCalls = {
+    mayTake: leanCall.mayTake,
+    post: (req, res, message, sessionId) =>
+      postOnSession(req, res, message as JsonRpcMessage, sessionId, true),
+  };
+
+  return { post, front };
+}
