@@ -43,7 +43,7 @@ export function missingScopes(viewer: Identity | null, required: readonly string
 }
 
 /** Throws the classified refusal for a caller that may not use `fieldName`; returns when it may. */
-function assertAllowed(viewer: Identity | null, rule: AuthRule, fieldName: string): void {
+export function assertAllowed(viewer: Identity | null, rule: AuthRule, fieldName: string): void {
   if (rule.requires && !viewer) throw unauthorized(fieldName);
   if (viewer && rule.requires === 'ADMIN' && viewer.role !== 'ADMIN') {
     throw new AppError('FORBIDDEN', `${fieldName} needs the ADMIN role`, { requiredRole: 'ADMIN' });

@@ -16,7 +16,7 @@ export interface GraphQLContext {
   viewer: Identity | null;
   store: Store;
   tokens: TokenService;
-  /** Fresh for each execution attempt, tied to its signal (see executeWithinPolicy). */
+  /** Fresh for each execution attempt, tied to its signal (the store-policy step makes them). */
   loaders: Loaders;
   logger: Logger;
   requestId: string;
@@ -31,8 +31,11 @@ export interface GraphQLContext {
   signal?: AbortSignal;
   /** This call's deadline; the executor's default (GRAPHQL_TIMEOUT_MS) when absent. */
   timeoutMs?: number;
-  /** What execution did, for the caller's audit line and for an honest deadline answer. */
-  execution: ExecutionRecord;
+  /**
+   * How far this call's writes got: given by the store-policy step, advanced by writeTransaction, read
+   * for an honest deadline answer.
+   */
+  execution: WriteProgress;
   /** Reports a step of a long operation to a caller that asked for progress (MCP progressToken). */
   reportProgress?: (message: string) => void;
   /**
@@ -44,11 +47,18 @@ export interface GraphQLContext {
   reservation?: Reservation;
 }
 
-export interface ExecutionRecord {
-  /** Attempts made (reads may be retried); 0 when the circuit refused the call. */
-  attempts: number;
+export interface WriteProgress {
   /** How far this request's writes got (src/store/write-transaction.ts). */
   commit: CommitPhase;
+}
+
+/**
+ * The execution report as the caller's context holds it: the executor writes it once, when it answers
+ * (src/graphql/policies/execution-policy.ts has the report each step returns). No step reads it.
+ */
+export interface ExecutionRecord extends WriteProgress {
+  /** Attempts made (reads may be retried); 0 when no attempt ran (refused, or answered by a policy). */
+  attempts: number;
   /** The answer is the stored one of an earlier call with the same idempotency key. */
   replayed?: boolean;
 }
@@ -60,10 +70,11 @@ export interface ContextDependencies {
 }
 
 /**
- * What a caller (/graphql, a tool call) hands the executor: everything but the loaders, which the
- * executor creates per attempt with the signal that also aborts at the deadline.
+ * What a caller (/graphql, a tool call) hands the executor: everything but the loaders and the write
+ * progress, which the executor creates per attempt and per call, and with the record the executor's
+ * report is published to.
  */
-export type CallContext = Omit<GraphQLContext, 'loaders'>;
+export type CallContext = Omit<GraphQLContext, 'loaders' | 'execution'> & { execution: ExecutionRecord };
 
 export function createContext(
   deps: ContextDependencies,

@@ -1,7 +1,7 @@
 /**
- * Idempotent writes (issue 10): a step of the one pipeline, so /graphql (the `Idempotency-Key` header)
- * and every write tool (`idempotencyKey`) obey the same rule. For a mutation a signed-in caller runs
- * with a key:
+ * Idempotent writes: a policy of the one pipeline (src/graphql/policies/idempotency-policy.ts), so
+ * /graphql (the `Idempotency-Key` header) and every write tool (`idempotencyKey`) obey the same rule.
+ * For a mutation a signed-in caller runs with a key:
  * - a key this caller used within 24 h for the same operation and variables answers that call's stored
  *   answer and writes nothing (a key whose first call is still running is waited for, within the
  *   caller's deadline);
@@ -26,6 +26,7 @@ import { isTransientStoreError } from '../store/db-errors.js';
 import type { Reservation } from '../store/write-transaction.js';
 import type { CallContext } from './context.js';
 import { executeWithinPolicy, failure } from './execute-within-policy.js';
+import { answeredBy, type Executed } from './policies/execution-policy.js';
 
 /** Letters, digits and the few marks UUIDs, ULIDs and base64 use; nothing a log or header could misread. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:~+/=-]{1,128}$/;
@@ -98,27 +99,27 @@ function revive(stored: string): ExecutionResult {
 /** Returned by the lookup when the key has no (live) record: the call runs. */
 const NO_ANSWER: ExecutionResult = Object.freeze({});
 
+/** The policy that answers a keyed write's repeat: the name its answers carry in the execution report. */
+const ANSWERED_BY = 'idempotency';
+
 export async function executeIdempotently(
   context: CallContext,
   call: KeyedCall,
-  execute: (context: CallContext) => Promise<ExecutionResult>,
-): Promise<ExecutionResult> {
+  execute: (context: CallContext) => Promise<Executed>,
+): Promise<Executed> {
   const keys = context.store.idempotencyKeys;
   const id: KeyIdentity = { subject: context.viewer!.subject, key: call.key };
   const fingerprint = fingerprintOf(call);
   const deadline = Date.now() + (context.timeoutMs ?? context.store.policy.defaultTimeoutMs);
+  let replayed = false;
 
   /**
    * The stored answer for this key, waiting while its first call runs; NO_ANSWER when there is none. A
    * lookup under the store policy (deadline, circuit, read retries), not counted as an execution attempt.
    */
-  const storedAnswer = () =>
-    executeWithinPolicy(
-      {
-        ...context,
-        execution: { attempts: 0, commit: 'none' },
-        timeoutMs: Math.max(1, deadline - Date.now()),
-      },
+  const storedAnswer = async () => {
+    const looked = await executeWithinPolicy(
+      { ...context, timeoutMs: Math.max(1, deadline - Date.now()) },
       OperationTypeNode.QUERY,
       async ({ signal }) => {
         for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
@@ -140,7 +141,7 @@ export async function executeIdempotently(
             );
           }
           if (row.result !== null) {
-            context.execution.replayed = true;
+            replayed = true;
             return revive(row.result);
           }
           if (Date.parse(row.created_at) < Date.now() - ANSWER_LOST_AFTER_MS) {
@@ -154,9 +155,11 @@ export async function executeIdempotently(
         }
       },
     );
+    return looked.result;
+  };
 
   const earlier = await storedAnswer();
-  if (earlier !== NO_ANSWER) return earlier;
+  if (earlier !== NO_ANSWER) return answeredBy(ANSWERED_BY, earlier, replayed);
 
   let held = false;
   const reservation: Reservation = {
@@ -167,21 +170,25 @@ export async function executeIdempotently(
       throw new KeyHeld();
     },
   };
-  const result = await execute({ ...context, reservation });
+  const executed = await execute({ ...context, reservation });
   if (held) {
     // A repeat committed first: its answer is the answer (this call wrote nothing).
     const answer = await storedAnswer();
-    if (answer !== NO_ANSWER) return answer;
-    return failure(
-      'UNAVAILABLE',
-      'Another call with this idempotency key was being answered, and its answer is gone: call again',
-      { retryable: true },
-    );
+    const report = { ...executed.report, answeredBy: ANSWERED_BY, replayed };
+    if (answer !== NO_ANSWER) return { result: answer, report };
+    return {
+      result: failure(
+        'UNAVAILABLE',
+        'Another call with this idempotency key was being answered, and its answer is gone: call again',
+        { retryable: true },
+      ),
+      report,
+    };
   }
   if (reservation.phase !== 'none') {
     // The key committed (or may have) with the write: keep the answer for repeats, deadline or not.
     try {
-      await keys.complete(id, JSON.stringify(result));
+      await keys.complete(id, JSON.stringify(executed.result));
     } catch (error) {
       context.logger.warn({ err: error }, 'the answer of an idempotent write could not be stored');
     }
@@ -189,5 +196,5 @@ export async function executeIdempotently(
       .purgeExpired(new Date(), PURGE_EVERY_MS)
       .catch((error: unknown) => context.logger.warn({ err: error }, 'expired idempotency keys not purged'));
   }
-  return result;
+  return executed;
 }

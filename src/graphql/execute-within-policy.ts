@@ -10,8 +10,7 @@ import { retryAfterSeconds } from '../limits/rate-limited.js';
 import { isTransientStoreError } from '../store/db-errors.js';
 import { CallCancelled, CircuitOpen, DeadlineExceeded, StoreOutage } from '../store/store-policy.js';
 import type { CommitPhase } from '../store/write-transaction.js';
-import type { CallContext, GraphQLContext } from './context.js';
-import { createLoaders } from './loaders.js';
+import type { CallContext, WriteProgress } from './context.js';
 
 /** A result without data carrying one classified error: a refusal or an abandoned call. */
 export function failure(
@@ -51,23 +50,35 @@ function deadlineFailure(timeoutMs: number, mutation: boolean, commit: CommitPha
 const hasOutage = (result: ExecutionResult) =>
   (result.errors ?? []).some((error) => isTransientStoreError(error.originalError));
 
+/** What one attempt runs with: the signal that also aborts at the deadline, and the call's write progress. */
+export interface PolicyAttempt {
+  signal: AbortSignal;
+  progress: WriteProgress;
+}
+
+/** The answer under the policy, with what the policy saw: attempts made and how far the writes got. */
+export interface PolicyOutcome {
+  result: ExecutionResult;
+  attempts: number;
+  commit: CommitPhase;
+}
+
 export async function executeWithinPolicy(
-  context: CallContext,
+  context: Pick<CallContext, 'store' | 'signal' | 'timeoutMs'>,
   operation: OperationTypeNode | undefined,
-  executeOnce: (context: GraphQLContext) => PromiseOrValue<ExecutionResult>,
-): Promise<ExecutionResult> {
+  executeOnce: (attempt: PolicyAttempt) => PromiseOrValue<ExecutionResult>,
+): Promise<PolicyOutcome> {
   const policy = context.store.policy;
   const timeoutMs = context.timeoutMs ?? policy.defaultTimeoutMs;
+  const progress: WriteProgress = { commit: 'none' };
+  let attempts = 0;
+  const outcome = (result: ExecutionResult): PolicyOutcome => ({ result, attempts, commit: progress.commit });
   try {
-    return await policy.run(
+    const result = await policy.run(
       async (signal) => {
         // Resolvers see the signal that also aborts at the deadline: writes check it before committing,
-        // and loaders stop sending batches once it has aborted. Each attempt starts with empty loaders.
-        const result = await executeOnce({
-          ...context,
-          signal,
-          loaders: createLoaders(context.store, signal),
-        });
+        // and loaders stop sending batches once it has aborted.
+        const result = await executeOnce({ signal, progress });
         if (hasOutage(result)) throw new StoreOutage(result);
         return result;
       },
@@ -75,23 +86,28 @@ export async function executeWithinPolicy(
         timeoutMs,
         signal: context.signal,
         idempotent: operation === 'query',
-        onAttempt: () => void (context.execution.attempts += 1),
+        onAttempt: () => void (attempts += 1),
       },
     );
+    return outcome(result);
   } catch (error) {
-    if (error instanceof StoreOutage) return error.outcome as ExecutionResult;
+    if (error instanceof StoreOutage) return outcome(error.outcome as ExecutionResult);
     if (error instanceof CircuitOpen) {
       const seconds = retryAfterSeconds(error.retryAfterMs);
-      return failure(
-        'UNAVAILABLE',
-        `The movie database is unavailable; calls are paused. Try again in ${seconds} s`,
-        { retryAfterSeconds: seconds },
+      return outcome(
+        failure(
+          'UNAVAILABLE',
+          `The movie database is unavailable; calls are paused. Try again in ${seconds} s`,
+          {
+            retryAfterSeconds: seconds,
+          },
+        ),
       );
     }
     if (error instanceof DeadlineExceeded) {
-      return deadlineFailure(timeoutMs, operation === 'mutation', context.execution.commit);
+      return outcome(deadlineFailure(timeoutMs, operation === 'mutation', progress.commit));
     }
-    if (error instanceof CallCancelled) return failure('BAD_REQUEST', error.message);
+    if (error instanceof CallCancelled) return outcome(failure('BAD_REQUEST', error.message));
     throw error;
   }
 }

@@ -17,13 +17,14 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { admitOperation } from './admit-operation.js';
 import { createOperationCompiler, type OperationCompiler } from './compile-operation.js';
-import type { CallContext } from './context.js';
+import type { CallContext, GraphQLContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
-import { checkIdempotencyKey, executeIdempotently } from './execute-idempotently.js';
-import { executeWithinPolicy } from './execute-within-policy.js';
 import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
+import { createLoaders } from './loaders.js';
+import { createOperationAccess } from './operation-access.js';
+import { EXECUTION_POLICIES } from './policies/execution-policies.js';
+import { composePolicies, type Execute } from './policies/execution-policy.js';
 import type { ResultCache } from './result-cache.js';
 
 /** Largest number of tokens a document may have: bounds parser work before validation sees it. */
@@ -93,8 +94,9 @@ export interface Executor {
   /** Standard rules plus depth and cost limits; the result is cached per document. */
   validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];
   /**
-   * Executes under the store policy (deadline, the caller's signal, read retries, circuit) and classifies
-   * every error, logging masked ones with the request's logger.
+   * Executes through the policies (src/graphql/policies/execution-policies.ts: key check, rate limit,
+   * authorization, result cache, idempotency, invalidation, masking, store policy) and writes the
+   * execution report into the context's `execution` record.
    */
   execute(args: ExecutionArgs): Promise<ExecutionResult>;
   /** The formatter for errors raised outside execution. */
@@ -152,60 +154,38 @@ export function createExecutor(
     return errors;
   }
 
+  /** The operation itself, once per attempt the store policy makes, with loaders of its own. */
+  const executeOnce: Execute = async ({ args, context, attempt }) => {
+    const signal = attempt?.signal ?? context.signal;
+    const progress = attempt?.progress ?? { commit: 'none' };
+    const contextValue: GraphQLContext = {
+      ...context,
+      signal,
+      execution: progress,
+      loaders: createLoaders(context.store, signal),
+    };
+    const executeCompiled = compiler.executorFor(args.document, args.operationName);
+    const result = await executeCompiled({ ...args, schema, contextValue });
+    return {
+      result,
+      report: { attempts: 1, commit: progress.commit, replayed: false, answeredBy: 'execution' },
+    };
+  };
+  const pipeline = composePolicies(
+    EXECUTION_POLICIES,
+    { cache, access: createOperationAccess(schema) },
+    executeOnce,
+  );
+
   async function executeOperation(args: ExecutionArgs): Promise<ExecutionResult> {
     const context = args.contextValue as CallContext;
-    const { idempotencyKey } = context;
-    // A malformed key is refused like any malformed request: before it counts against a quota.
-    const badKey = idempotencyKey === undefined ? undefined : checkIdempotencyKey(idempotencyKey);
-    if (badKey) return badKey;
-    const refused = await admitOperation(context);
-    if (refused) return refused;
     const operation = getOperationAST(args.document, args.operationName)?.operation;
-    const key =
-      operation === 'query'
-        ? cache?.keyOf(args.document, args.operationName, args.variableValues, context.viewer)
-        : undefined;
-    // A shared result stands in for execution only when execution would run at all and tell nothing
-    // more: not for a caller who cancelled or who asked for progress (the resolvers report it), and not
-    // while the circuit is open (then every call answers UNAVAILABLE).
-    const served =
-      key !== undefined &&
-      !context.signal?.aborted &&
-      !context.reportProgress &&
-      context.store.policy.state() === 'closed';
-    if (served) {
-      const hit = cache!.get(key);
-      if (hit) return hit;
-    }
-    const generation = cache?.generation() ?? 0;
-    const executeCompiled = compiler.executorFor(args.document, args.operationName);
-    const run = async (callContext: CallContext): Promise<ExecutionResult> => {
-      const result = await executeWithinPolicy(callContext, operation, (contextValue) =>
-        executeCompiled({ ...args, schema, contextValue }),
-      );
-      // Whatever its outcome, a mutation may have written (a deadline can fall after its commit).
-      if (operation === 'mutation') cache?.invalidate();
-      if (!result.errors) {
-        if (key !== undefined) cache!.set(key, result, generation);
-        return result;
-      }
-      const log: InternalErrorSink = (error, reference) =>
-        callContext.logger.error({ err: error, reference }, 'error while resolving');
-      // Without `data` the errors are variable coercion's (the request's fault); with it, execution's.
-      const phase = 'data' in result ? 'execution' : 'request';
-      return { ...result, errors: result.errors.map((error) => classifyError(error, log, phase)) };
-    };
-    if (operation !== 'mutation' || idempotencyKey === undefined || !context.viewer) return run(context);
-    return executeIdempotently(
-      context,
-      {
-        key: idempotencyKey,
-        document: args.document,
-        operationName: args.operationName,
-        variables: args.variableValues,
-      },
-      run,
-    );
+    const { result, report } = await pipeline({ args, context, operation });
+    // Callers that read the report from their context (the /graphql route, the tool runner) find it there.
+    context.execution.attempts = report.attempts;
+    context.execution.commit = report.commit;
+    if (report.replayed) context.execution.replayed = true;
+    return result;
   }
 
   const execute = instrument ? instrument(executeOperation) : executeOperation;

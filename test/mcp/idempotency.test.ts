@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectClient, type Envelope } from '../helpers/mcp.js';
+import { startServerTrustingIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
 import { connectModernClient } from '../helpers/mcp-modern.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -234,6 +235,61 @@ describe.each(dialects)('idempotent writes on %s', (dialect) => {
       expect(await rows(username)).toBe(1);
     });
 
+    it('a keyed write that also calls register or login is a BAD_REQUEST naming the key: nothing runs, no token is kept', async () => {
+      const { token, username } = await server.newUser();
+      const newcomer = `newcomer_${randomUUID().slice(0, 8)}`;
+      const documents = [
+        {
+          query: `mutation ($id: ID!, $input: RegisterInput!) {
+            addToWatchlist(subject: {movieId: $id}) { id } register(input: $input) { token }
+          }`,
+          variables: {
+            id: '37',
+            input: { username: newcomer, email: `${newcomer}@example.com`, password: 'secret123' },
+          },
+        },
+        {
+          query: `mutation ($id: ID!, $login: LoginInput!) { ...Both }
+            fragment Both on Mutation { addToWatchlist(subject: {movieId: $id}) { id } again: login(input: $login) { token } }`,
+          variables: { id: '37', login: { username, password: 'secret123' } },
+        },
+      ];
+      const send = (body: object, key?: string) =>
+        fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${token}`,
+            ...(key === undefined ? {} : { 'idempotency-key': key }),
+          },
+          body: JSON.stringify(body),
+        });
+      for (const document of documents) {
+        const key = randomUUID();
+        const response = await send(document, key);
+        const body = (await response.json()) as {
+          data?: unknown;
+          errors: { message: string; extensions: object }[];
+        };
+        expect(response.status).toBe(200);
+        expect(body.data).toBeNull();
+        expect(body.errors[0]!.extensions).toMatchObject({
+          classification: 'BAD_REQUEST',
+          field: 'idempotencyKey',
+        });
+        expect(body.errors[0]!.message).toMatch(/register or login/);
+        expect(await server.count('idempotency_keys', `idempotency_key = '${key}'`)).toBe(0);
+      }
+      expect(await rows(username)).toBe(0);
+      expect(await server.count('users', `username = '${newcomer}'`)).toBe(0);
+      // Without the key the same call runs (and issues its token); the table never holds a token.
+      const unkeyed = (await (await send(documents[0]!)).json()) as { data: { register: { token: string } } };
+      const issued = unkeyed.data.register.token;
+      expect(issued).toMatch(/^ey/);
+      expect(await server.count('idempotency_keys', `result like '%${issued}%'`)).toBe(0);
+      expect(await server.count('idempotency_keys', `result like '%"token"%'`)).toBe(0);
+    });
+
     it('queries and anonymous callers ignore a well-formed key', async () => {
       const response = await fetch(`${server.url}/graphql`, {
         method: 'POST',
@@ -316,5 +372,62 @@ describe.each(dialects)('idempotent writes across two replicas on %s', (dialect)
     } finally {
       await Promise.all(clients.map((client) => client.close()));
     }
+  });
+});
+
+describe.each(dialects)('an idempotent replay and the token’s scopes on %s', (dialect) => {
+  const PUBLIC_URL = 'http://mcp.test';
+  let issuer: JwksIssuer;
+  let server: TestServer;
+  let stop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ server, issuer, stop } = await startServerTrustingIssuer(dialect, { PUBLIC_URL }));
+  });
+  afterAll(() => stop());
+
+  const ADD = 'mutation ($id: ID!) { addToWatchlist(subject: {movieId: $id}) { id status } }';
+  const post = async (token: string, key?: string) => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+      },
+      body: JSON.stringify({ query: ADD, variables: { id: '38' } }),
+    });
+    const body = (await response.json()) as {
+      data: unknown;
+      errors?: { message: string; path?: unknown[]; extensions: Record<string, unknown> }[];
+    };
+    return { replayed: response.headers.get('idempotent-replayed'), body };
+  };
+
+  it('a token of the same subject without the write scope is refused as without a key, not replayed', async () => {
+    const sub = `agent-replay-${dialect}`;
+    const token = (scope: string) => issuer.sign({ sub, scope }, `${PUBLIC_URL}/mcp`);
+    const writer = await token('movies:read watchlist:read watchlist:write');
+    const reader = await token('movies:read');
+    const key = randomUUID();
+    const first = await post(writer, key);
+    expect(first.body.errors).toBeUndefined();
+
+    const unkeyed = await post(reader);
+    expect(unkeyed.body.errors![0]!.extensions).toMatchObject({
+      classification: 'FORBIDDEN',
+      requiredScopes: ['watchlist:write'],
+    });
+    const keyed = await post(reader, key);
+    expect(keyed.replayed).toBeNull();
+    expect(keyed.body.data).toBeNull();
+    const { message, path, extensions } = unkeyed.body.errors![0]!;
+    expect(keyed.body.errors).toEqual([{ message, path, extensions }]);
+
+    // The key still answers its own caller's repeat, and one row was written in all.
+    const again = await post(writer, key);
+    expect(again.replayed).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const list = await server.graphql<{ watchlist: unknown[] }>('{ watchlist { id } }', {}, writer);
+    expect(list.body.data?.watchlist).toHaveLength(1);
   });
 });
