@@ -82,7 +82,7 @@ const envSchema = z.object({
    * How long the rest of a refused body (over the limit, say) is read and discarded before the connection
    * is cut, so that clients still sending (Node's fetch) read the answer instead of a reset.
    */
-  BODY_LINGER_MS: z.coerce.number().int().min(0).max(60000).default(3000),
+  BODY_LINGER_MS: z.coerce.number().int().min(0).max(60000).default(5000),
   /** How many bytes of a refused body are read and discarded, at most, before the connection is cut. */
   BODY_LINGER_BYTES: z.coerce.number().int().min(0).max(1073741824).default(33554432),
   /** Deepest selection nesting a GraphQL operation may have. */

@@ -1,7 +1,8 @@
 /**
  * Bodies over the limit on /graphql and /mcp, as Node's fetch (undici: the MCP SDK clients, the AI SDK,
- * Inspector) sends them: it reads an answer only while the connection holds, so a server that answers
- * 413 and closes at once resets a client still sending, which then fails with EPIPE ("fetch failed").
+ * Inspector) sends them: it reads the answer only once it has sent about all of the body, so a server
+ * that answers 413 and closes at once resets a client still sending, which then fails with EPIPE
+ * ("fetch failed").
  * The client runs in a child process: in the server's own process its reads are scheduled before the
  * server's reset lands, which hides the failure (measured: 0 of 10 failed in one process, 8 of 10 at
  * 5 MB in two). And an upload that never ends is cut within the lingering bounds, set short here.
@@ -84,7 +85,7 @@ describe.each(dialects)('bodies over the limit (%s)', (dialect) => {
   it.each(ENDPOINTS)(
     "Node's fetch POSTing 5 MB and 20 MB to %s reads the 413 and its JSON body, never EPIPE",
     async (path) => {
-      const cases: FetchCase[] = [5, 5, 20, 20].map((megabytes) => ({ path, megabytes }));
+      const cases: FetchCase[] = [5, 5, 20].map((megabytes) => ({ path, megabytes }));
       const outcomes = await fetchInChild(server.url, cases);
       expect(outcomes).toEqual(cases.map(() => ({ status: 413, body: JSON.stringify(ANSWERS[path]) })));
     },
