@@ -1866,7 +1866,6 @@ function oversizedBodyCases(): HostileCase[] {
   const chunk = 'y'.repeat(200 * 1024);
   return [
     graphqlPost('oversized bodies', '5 MB body', `{ search(query: "${megabytes(5)}") { __typename } }`),
-    graphqlPost('oversized bodies', '12 MB body', `{ search(query: "${megabytes(12)}") { __typename } }`),
     mcpPost('oversized bodies', '5 MB /mcp body in a session', toolCall('searchMovies', { q: megabytes(5) })),
     mcpPost(
       'oversized bodies',
