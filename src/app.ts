@@ -25,7 +25,7 @@ import { healthRoutes } from './http/health.js';
 import { mcpRoutes, type McpRouteOptions } from './http/mcp-route.js';
 import type { DrainGate } from './http/drain-gate.js';
 import type { Metrics } from './http/metrics.js';
-import { readBody } from './http/read-body.js';
+import { readBody, type BodyLimits } from './http/read-body.js';
 import { requestContext } from './http/request-context.js';
 
 export interface AppDependencies {
@@ -35,7 +35,7 @@ export interface AppDependencies {
   tokens: TokenService;
   executor: Executor;
   verifier: BearerVerifier;
-  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'bodyLimitBytes' | 'verifier'>;
+  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'body' | 'verifier'>;
   metrics: Metrics;
   limits: AbuseLimits;
   /** Refuses new requests while the server drains (server.ts drives its phases). */
@@ -74,6 +74,11 @@ export function createApp(deps: AppDependencies): RequestListener {
 
   // The same Host rule as /mcp (DNS rebinding); probes stay open to load balancers that send an address.
   const hostCheck = createHostCheck(deps.config.mcp, deps.config.host);
+  const body: BodyLimits = {
+    limitBytes: deps.config.bodyLimitBytes,
+    lingerMs: deps.config.bodyLinger.ms,
+    lingerBytes: deps.config.bodyLinger.bytes,
+  };
   app.all('/graphql', refuseForeignHosts(hostCheck));
   if (deps.config.graphql.graphiql) {
     app.get('/graphiql/:asset', graphiqlAssets());
@@ -87,7 +92,7 @@ export function createApp(deps: AppDependencies): RequestListener {
   app.all(
     '/graphql',
     // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
-    readBody(deps.config.bodyLimitBytes),
+    readBody(body),
     authenticate(deps.verifier),
     graphql,
   );
@@ -96,7 +101,7 @@ export function createApp(deps: AppDependencies): RequestListener {
     ...deps.mcp,
     mcp: deps.config.mcp,
     listenHost: deps.config.host,
-    bodyLimitBytes: deps.config.bodyLimitBytes,
+    body,
     verifier: deps.verifier,
   });
   app.use(mcp.router);
@@ -111,7 +116,7 @@ export function createApp(deps: AppDependencies): RequestListener {
     drain: deps.drain,
     metrics: deps.metrics,
     verifier: deps.verifier,
-    bodyLimitBytes: deps.config.bodyLimitBytes,
+    body,
     hostCheck,
     graphql,
     mcp: mcp.front,

@@ -78,6 +78,13 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   /** Largest accepted request body, in bytes. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10485760).default(102400),
+  /**
+   * How long the rest of a refused body (over the limit, say) is read and discarded before the connection
+   * is cut, so that clients still sending (Node's fetch) read the answer instead of a reset.
+   */
+  BODY_LINGER_MS: z.coerce.number().int().min(0).max(60000).default(5000),
+  /** How many bytes of a refused body are read and discarded, at most, before the connection is cut. */
+  BODY_LINGER_BYTES: z.coerce.number().int().min(0).max(1073741824).default(33554432),
   /** Deepest selection nesting a GraphQL operation may have. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
   /** Largest estimated cost (fields weighted by list sizes) of one GraphQL operation. */
@@ -271,6 +278,8 @@ export interface Config {
   logLevel: string;
   logFormat: 'auto' | 'pretty' | 'json';
   bodyLimitBytes: number;
+  /** The bounds on reading and discarding a refused body (BODY_LINGER_MS, BODY_LINGER_BYTES). */
+  bodyLinger: { ms: number; bytes: number };
   /** Serve the hot POSTs below Express (HTTP_FRONT). */
   httpFront: boolean;
   graphql: {
@@ -464,6 +473,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    bodyLinger: { ms: e.BODY_LINGER_MS, bytes: e.BODY_LINGER_BYTES },
     httpFront: e.HTTP_FRONT === 'on',
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -26,7 +26,7 @@ import type { GraphQLRoute } from './graphql-route.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type McpFront } from './mcp-route.js';
 import type { Metrics } from './metrics.js';
-import { isPlainBody, readPlainBody } from './read-body.js';
+import { isPlainBody, readRequestBody, type BodyLimits } from './read-body.js';
 import { beginRequest } from './request-context.js';
 
 export interface FrontDependencies {
@@ -38,7 +38,7 @@ export interface FrontDependencies {
   drain: DrainGate;
   metrics: Metrics;
   verifier: BearerVerifier;
-  bodyLimitBytes: number;
+  body: BodyLimits;
   /** The /graphql Host check. */
   hostCheck: HostCheck;
   graphql: GraphQLRoute;
@@ -74,7 +74,7 @@ export function createFront(deps: FrontDependencies): RequestListener {
   async function serveGraphQL(req: FrontRequest, response: ServerResponse): Promise<void> {
     const { locals, res } = begin(req, response, '/graphql');
     if (!deps.hostCheck.allows(req.headers.host ?? '')) return handOff(req, res, {});
-    const body = await readPlainBody(req);
+    const body = await readRequestBody(req, deps.body);
     if ('error' in body) return handOff(req, res, { body });
     const bearer = await bearerOf(req, verifier).catch(() => undefined);
     if (bearer?.kind !== 'verified' && bearer?.kind !== 'absent') return handOff(req, res, { body, bearer });
@@ -97,7 +97,7 @@ export function createFront(deps: FrontDependencies): RequestListener {
     }
     const bearer = await bearerOf(req, verifier).catch(() => undefined);
     if (!bearer || !mcp.admits(bearer)) return handOff(req, res, { bearer });
-    const body = await readPlainBody(req);
+    const body = await readRequestBody(req, deps.body);
     if ('error' in body) return handOff(req, res, { bearer, body });
     const parsed = mcp.parse(body.text);
     if ('refusal' in parsed) return handOff(req, res, { bearer, body });
@@ -138,7 +138,7 @@ export function createFront(deps: FrontDependencies): RequestListener {
     if (
       req.method !== 'POST' ||
       (url !== '/graphql' && url !== '/mcp') ||
-      !isPlainBody(headers, deps.bodyLimitBytes) ||
+      !isPlainBody(headers, deps.body.limitBytes) ||
       drain.phase() === 'refusing'
     ) {
       express(req, res);

@@ -34,7 +34,7 @@ import { localsOf, type RequestLocals, type ResponseWithLocals } from './locals.
 import { mcpGuards, admitIdentity } from './mcp-guards.js';
 import { mcpMetadata } from './mcp-metadata.js';
 import { parseJsonRpcBody, type ParsedBody } from './parse-json-rpc-body.js';
-import { readBody } from './read-body.js';
+import { readBody, type BodyLimits } from './read-body.js';
 import { routeByEra, type McpPostHandler } from './route-by-era.js';
 import { createSessionContext } from './session-context.js';
 import { sessionDelete } from './session-delete.js';
@@ -48,7 +48,8 @@ export { SUPPORTED_PROTOCOL_VERSIONS } from './parse-json-rpc-body.js';
 export interface McpRouteOptions {
   mcp: Config['mcp'];
   listenHost: string;
-  bodyLimitBytes: number;
+  /** The one body reader's bounds (read-body.ts), shared with /graphql. */
+  body: BodyLimits;
   verifier: BearerVerifier;
   server: McpServerDependencies;
   /**
@@ -82,7 +83,7 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
     guards.authenticate,
   );
   router.all('/mcp', carryRequestLocals);
-  const body = readBody(options.bodyLimitBytes);
+  const body = readBody(options.body);
   const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
   const direct = directToolCalls(options.server, mcp.directToolCalls);
   let post: McpPostHandler;

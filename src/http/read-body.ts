@@ -1,24 +1,72 @@
 /**
- * Reads a request body as text, bounded, whatever its media type (each route decides what it accepts).
- * Bodies compressed with gzip, deflate or br are decoded (the limit bounds the decoded size); any other
- * coding is refused by the parser as `encoding.unsupported` (415). A body that does not decode as its
- * Content-Encoding says reaches us as a bare zlib error: it is the client's mistake, so it becomes
- * `encoding.mismatch` (400) instead of an unexpected 500. A declared length over the limit is refused
- * before any byte is read: the parser would answer only once the whole (never-sent) body had arrived.
+ * The one reader of request bodies, for /graphql and /mcp on every road (the node:http front's and
+ * Express's): plain, chunked, and gzip/deflate/br bodies, read as text whatever the media type (each
+ * route decides what it accepts). The limit bounds the raw bytes and the decoded bytes alike, so a small
+ * compressed body that inflates past it (a zip bomb) is refused as soon as it does. Refusals are typed
+ * like body-parser's (`type`, `status`), which the error handlers turn into answers:
+ * - `entity.too.large` (413): a declared length over the limit (refused before any byte is read), or
+ *   more bytes than the limit, raw or decoded;
+ * - `encoding.unsupported` (415): a Content-Encoding other than gzip, deflate, br or identity;
+ * - `charset.unsupported` (415): a charset the WHATWG decoder does not know;
+ * - `encoding.mismatch` (400): a body that does not decode as its Content-Encoding says;
+ * - `request.aborted` (400): the client went away before the body ended.
  *
- * The common case, a plain UTF-8 JSON body of a declared length within the limit, is read by
- * `readPlainBody` (the node:http front reads those itself and hands the result on; see front-handoff.ts).
+ * A refused body the client is still sending is read and discarded for a bounded time and size before
+ * the socket is destroyed (nginx's lingering close): a server that answers and closes at once makes the
+ * client's next write reset the connection, and Node's fetch (undici: the SDK clients, Inspector) then
+ * fails with EPIPE instead of reading the 413. Measured, undici takes the answer only once it has sent
+ * about all of the body (20 MB on loopback: 1.4-2.2 s on a loaded machine), so the bounds are what a
+ * client may upload after its refusal and still read it. An endless or slow upload still holds its
+ * socket no longer than the bounds.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import express, { type RequestHandler } from 'express';
-import { frontWorkOf, type PreReadBody } from './front-handoff.js';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { RequestHandler } from 'express';
+import { frontWorkOf } from './front-handoff.js';
 
-/** Content types whose body is UTF-8 JSON as express.text decodes it (its default charset is UTF-8). */
+export interface BodyLimits {
+  /** Largest body, raw and decoded (BODY_LIMIT_BYTES). */
+  limitBytes: number;
+  /** How long a refused body's rest is read and discarded before the socket is destroyed. */
+  lingerMs: number;
+  /** How many bytes of a refused body's rest are read and discarded, at most, before that. */
+  lingerBytes: number;
+}
+
+/** The lingering bounds' defaults (BODY_LINGER_MS, BODY_LINGER_BYTES; a test keeps them equal). */
+export const LINGER_DEFAULTS = { lingerMs: 5000, lingerBytes: 32 * 1024 * 1024 } as const;
+
+export type BodyErrorType =
+  | 'entity.too.large'
+  | 'encoding.unsupported'
+  | 'charset.unsupported'
+  | 'encoding.mismatch'
+  | 'request.aborted';
+
+export type BodyError = Error & { type: BodyErrorType; status: number };
+
+/** A body read: its text (without a byte order mark), or the refusal. */
+export type BodyRead = { text: string } | { error: BodyError };
+
+const STATUS: Record<BodyErrorType, number> = {
+  'entity.too.large': 413,
+  'encoding.unsupported': 415,
+  'charset.unsupported': 415,
+  'encoding.mismatch': 400,
+  'request.aborted': 400,
+};
+
+export function bodyError(type: BodyErrorType): BodyError {
+  return Object.assign(new Error(type), { type, status: STATUS[type] });
+}
+
+/** Content types whose body is UTF-8 JSON, the only ones the node:http front takes. */
 const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 
 /**
- * Whether a body is one `readPlainBody` reads exactly as express.text would: a declared length within
- * the limit, not chunked, not encoded, UTF-8 JSON. Any other body goes through express.text.
+ * Whether the node:http front takes a body: a declared length within the limit, not chunked, not
+ * encoded, UTF-8 JSON. It reads it with `readRequestBody` like every other body.
  */
 export function isPlainBody(headers: IncomingHttpHeaders, limitBytes: number): boolean {
   const length = headers['content-length'];
@@ -33,53 +81,170 @@ export function isPlainBody(headers: IncomingHttpHeaders, limitBytes: number): b
   );
 }
 
-/** body-parser's error for a client that went away mid-body (`request.aborted`, 400). */
-const aborted = () => Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400 });
+/** Whether a request has a body at all (type-is's rule, as body-parser applies it). */
+export function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(headers['content-length']));
+}
 
-/** Reads a body `isPlainBody` accepted: its UTF-8 text without a byte order mark (as iconv-lite decodes). */
-export function readPlainBody(req: IncomingMessage): Promise<PreReadBody> {
+/** The decoder of a Content-Encoding (body-parser's set), undefined for none, null when unsupported. */
+function decoderFor(coding: string): Transform | undefined | null {
+  switch (coding) {
+    case 'identity':
+      return undefined;
+    case 'gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return null;
+  }
+}
+
+const UTF8 = new Set(['utf-8', 'utf8']);
+
+/** The charset parameter of a Content-Type, lowercased; undefined when there is none (UTF-8 then). */
+export function charsetOf(type: string | undefined): string | undefined {
+  if (type === undefined || !type.includes(';')) return undefined;
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(type);
+  const charset = (match?.[1] ?? match?.[2])?.toLowerCase();
+  return charset === '' ? undefined : charset;
+}
+
+type TextOf = (bytes: Buffer) => string;
+
+const utf8Text: TextOf = (bytes) => {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+};
+
+/** Turns bytes of a charset into text (dropping a byte order mark), or null for an unknown charset. */
+function textDecoderFor(charset: string | undefined): TextOf | null {
+  if (charset === undefined || UTF8.has(charset)) return utf8Text;
+  try {
+    const decoder = new TextDecoder(charset);
+    return (bytes) => decoder.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads and discards the rest of a refused body, for `lingerMs` and `lingerBytes` at most, then destroys
+ * the socket. The answer goes out on a connection kept alive: answering with `Connection: close` makes
+ * Node destroy the socket as soon as the answer is written, unread bytes and all. A body that ends
+ * within the bounds leaves the connection reusable, as after any answered request.
+ */
+function linger(req: IncomingMessage, limits: BodyLimits): void {
+  if (req.complete || req.destroyed) return;
+  let discarded = 0;
+  const cut = () => {
+    stop();
+    req.socket.destroy();
+  };
+  const timer = setTimeout(cut, limits.lingerMs);
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limits.lingerBytes) cut();
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    req.off('data', onData).off('end', stop).off('close', stop).off('error', stop);
+  };
+  req.on('data', onData).once('end', stop).once('close', stop).once('error', stop);
+  req.resume();
+}
+
+const ignore = () => undefined;
+
+/** Reads a request's body within `limits` (see the module comment for what it refuses). */
+export function readRequestBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyRead> {
   // The client may have gone while the request waited (for its token's verification, say).
-  if (req.destroyed) return Promise.resolve({ error: aborted() });
+  if (req.destroyed) return Promise.resolve({ error: bodyError('request.aborted') });
+  const refuse = (type: BodyErrorType): BodyRead => {
+    linger(req, limits);
+    return { error: bodyError(type) };
+  };
+  if (Number(req.headers['content-length']) > limits.limitBytes)
+    return Promise.resolve(refuse('entity.too.large'));
+  const decoder = decoderFor((req.headers['content-encoding'] || 'identity').toLowerCase());
+  if (decoder === null) return Promise.resolve(refuse('encoding.unsupported'));
+  const textOf = textDecoderFor(charsetOf(req.headers['content-type']));
+  if (textOf === null) {
+    decoder?.destroy();
+    return Promise.resolve(refuse('charset.unsupported'));
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    let rawBytes = 0;
+    let bodyBytes = 0;
+    let ended = false;
     let settled = false;
-    const settle = (body: PreReadBody) => {
+    const settle = (read: BodyRead) => {
       if (settled) return;
       settled = true;
-      req.off('data', onData).off('error', onGone).off('close', onGone);
-      resolve(body);
+      req.off('data', onRaw).off('end', onEnd).off('error', onGone).off('close', onGone);
+      if (decoder) {
+        decoder.off('data', keep).off('end', done);
+        decoder.destroy();
+      }
+      resolve(read);
     };
-    const onData = (chunk: Buffer) => chunks.push(chunk);
-    req.on('data', onData);
-    req.once('end', () => {
-      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-      settle({ text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
-    });
-    // Only before 'end': settling removes these listeners.
-    const onGone = () => settle({ error: aborted() });
-    req.once('error', onGone);
-    req.once('close', onGone);
+    const fail = (type: BodyErrorType) => {
+      if (settled) return;
+      settle({ error: bodyError(type) });
+      linger(req, limits);
+    };
+    const keep = (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+      if (bodyBytes > limits.limitBytes) return fail('entity.too.large');
+      chunks.push(chunk);
+    };
+    const onRaw = (chunk: Buffer) => {
+      rawBytes += chunk.length;
+      if (rawBytes > limits.limitBytes) return fail('entity.too.large');
+      if (decoder) decoder.write(chunk);
+      else keep(chunk);
+    };
+    const done = () => settle({ text: textOf(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) });
+    const onEnd = () => {
+      ended = true;
+      if (decoder) decoder.end();
+      else done();
+    };
+    // Only before 'end': a request that ended closes while its decoder may still be working.
+    const onGone = () => {
+      if (!ended) settle({ error: bodyError('request.aborted') });
+    };
+    if (decoder) {
+      decoder.on('data', keep).once('end', done);
+      // Kept after settling too: a destroyed decoder may still report what it was decoding.
+      decoder.on('error', ignore).once('error', () => fail('encoding.mismatch'));
+    }
+    req.on('data', onRaw).once('end', onEnd).once('error', onGone).once('close', onGone);
   });
 }
 
-export function readBody(limitBytes: number): RequestHandler {
-  const parse = express.text({ type: () => true, limit: limitBytes });
-  return (req, res, next) => {
+/**
+ * The Express adapter: puts the body's text on `req.body` (left undefined for a request without a
+ * body), or passes the refusal on to the error handlers. A body the node:http front read already is
+ * taken from it. A bare number is the limit with the default lingering bounds.
+ */
+export function readBody(limits: number | BodyLimits): RequestHandler {
+  const bounds = typeof limits === 'number' ? { limitBytes: limits, ...LINGER_DEFAULTS } : limits;
+  return (req, _res, next) => {
     const preRead = frontWorkOf(req)?.body;
     if (preRead) {
       if ('error' in preRead) return next(preRead.error);
       req.body = preRead.text;
       return next();
     }
-    if (Number(req.headers['content-length']) > limitBytes) {
-      // The rest of the body is not wanted: the connection closes once the answer is out.
-      res.setHeader('Connection', 'close');
-      return next(Object.assign(new Error('request entity too large'), { type: 'entity.too.large' }));
-    }
-    parse(req, res, (error?: unknown) => {
-      if (error === undefined || error === null) return next();
-      const typed = typeof error === 'object' && typeof (error as { type?: unknown }).type === 'string';
-      next(typed ? error : Object.assign(new Error('body decoding failed'), { type: 'encoding.mismatch' }));
-    });
+    if (!hasBody(req.headers)) return next();
+    readRequestBody(req, bounds).then((read) => {
+      if ('error' in read) return next(read.error);
+      req.body = read.text;
+      next();
+    }, next);
   };
 }

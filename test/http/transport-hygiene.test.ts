@@ -3,7 +3,7 @@
  * over-deep JSON-RPC params, odd methods and paths. Every answer is a 4xx (or a JSON-RPC error), JSON,
  * and free of stacks, paths and library names.
  */
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIALIZE, MCP_HEADERS } from '../helpers/mcp.js';
 import { raw, type RawResponse } from '../helpers/raw-http.js';
@@ -25,7 +25,7 @@ const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(de
 describe.each(dialects)('transport hygiene (%s)', (dialect) => {
   let server: TestServer;
   let sessionId: string;
-  const mcp = (body: string, headers: Record<string, string> = {}) =>
+  const mcp = (body: string, headers: Record<string, string> = {}, bytes?: Buffer) =>
     raw(`${server.url}/mcp`, {
       method: 'POST',
       headers: {
@@ -34,7 +34,7 @@ describe.each(dialects)('transport hygiene (%s)', (dialect) => {
         'mcp-protocol-version': '2025-11-25',
         ...headers,
       },
-      body,
+      body: bytes ?? body,
     });
   const call = (params: string) => mcp(`{"jsonrpc":"2.0","id":41,"method":"tools/call","params":${params}}`);
 
@@ -81,6 +81,47 @@ describe.each(dialects)('transport hygiene (%s)', (dialect) => {
       }
     });
 
+    it('a gzip body that inflates past the limit is 413 on /graphql and /mcp, however small it is', async () => {
+      const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024));
+      expect(bomb.length).toBeLessThan(100 * 1024);
+      for (const { path, headers } of endpoints()) {
+        const response = await raw(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-encoding': 'gzip' },
+          body: bomb,
+        });
+        expect(response.status, path).toBe(413);
+        expect(response.body).toMatch(/too large/);
+        expectClean(response);
+      }
+    });
+
+    it('a gzip body cut short is 400 on /graphql and /mcp', async () => {
+      for (const { path, body, headers } of endpoints()) {
+        const response = await raw(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-encoding': 'gzip' },
+          body: gzipSync(body).subarray(0, 16),
+        });
+        expect(response.status, path).toBe(400);
+        expect(response.body).toMatch(/does not match its Content-Encoding/);
+        expectClean(response);
+      }
+    });
+
+    it('a chunked body past the limit is 413 on /graphql and /mcp', async () => {
+      for (const { path, headers } of endpoints()) {
+        const response = await raw(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { ...headers, 'transfer-encoding': 'chunked' },
+          body: 'x'.repeat(200 * 1024),
+        });
+        expect(response.status, path).toBe(413);
+        expect(response.body).toMatch(/too large/);
+        expectClean(response);
+      }
+    });
+
     it('a body really compressed with gzip is decoded and served', async () => {
       const response = await raw(`${server.url}/graphql`, {
         method: 'POST',
@@ -89,6 +130,18 @@ describe.each(dialects)('transport hygiene (%s)', (dialect) => {
       });
       expect(response.status).toBe(200);
       expect(JSON.parse(response.body)).toEqual({ data: { movie: { title: 'The Shawshank Redemption' } } });
+    });
+
+    it('a body compressed with br is decoded and served on /mcp too', async () => {
+      const response = await mcp(
+        '',
+        { 'content-encoding': 'br' },
+        brotliCompressSync(
+          '{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"getMovie","arguments":{"id":"1"}}}',
+        ),
+      );
+      expect(response.status).toBe(200);
+      expect(response.body).toContain('The Shawshank Redemption');
     });
   });
 
