@@ -113,8 +113,15 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
       else if (responded && res.writableFinished) call.forget();
       releaseWhenDone();
     });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, message);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, message);
+    } catch (error) {
+      // The SDK failed before any response: nothing will finish the call, so end it here (the hold
+      // is released once the connection closes) and let the route's error handler answer.
+      finish();
+      throw error;
+    }
   };
 
   /** The session a POST names, found, checked against its owner and held; looked up once per request. */
