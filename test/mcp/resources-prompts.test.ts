@@ -1,5 +1,5 @@
 /**
- * Resources, prompts and completions (issue 10, item 7) through real clients of both revisions: the v1
+ * Resources, prompts and completions through real clients of both revisions: the v1
  * SDK client (2025-11-25, a session) and the v2 client pinned to 2026-07-28. What is listed and what a
  * read answers depend on who asks, with the same rules as the tools.
  */
