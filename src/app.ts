@@ -27,6 +27,13 @@ import type { DrainGate } from './http/drain-gate.js';
 import type { Metrics } from './http/metrics.js';
 import { readBody, type BodyLimits } from './http/read-body.js';
 import { requestContext } from './http/request-context.js';
+import {
+  GRAPHIQL_ASSET_PREFIX,
+  GRAPHQL_PATH,
+  HEALTH_ROUTES,
+  METRICS_PATH,
+  routeOf,
+} from './http/route-table.js';
 
 export interface AppDependencies {
   config: Config;
@@ -53,6 +60,9 @@ export function createApp(deps: AppDependencies): RequestListener {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Paths are exact (route-table.ts): no second spelling for the routers, the drain gate or the front.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   // Which X-Forwarded-For hops name the client (req.ip): the address rate limits count (TRUST_PROXY).
   app.set('trust proxy', deps.config.trustProxy);
 
@@ -61,10 +71,12 @@ export function createApp(deps: AppDependencies): RequestListener {
   app.use(requestContext(deps.logger));
   app.use(deps.drain.middleware);
   app.use(deps.metrics.middleware);
+  // The routers below (their own Router()s match loosely) only ever see a path of the table.
+  app.use((req, res, next) => (routeOf(req.path) ? next() : notFoundHandler(req, res, next)));
   // Routers mounted as routes of their own paths: a request elsewhere does not walk into them.
-  app.get('/metrics', deps.metrics.routes());
+  app.get(METRICS_PATH, deps.metrics.routes());
   app.get(
-    ['/healthz', '/readyz'],
+    HEALTH_ROUTES,
     healthRoutes({
       ping: () => deps.store.handle.ping(),
       isDraining: () => deps.drain.phase() !== 'serving',
@@ -79,10 +91,10 @@ export function createApp(deps: AppDependencies): RequestListener {
     lingerMs: deps.config.bodyLinger.ms,
     lingerBytes: deps.config.bodyLinger.bytes,
   };
-  app.all('/graphql', refuseForeignHosts(hostCheck));
+  app.all(GRAPHQL_PATH, refuseForeignHosts(hostCheck));
   if (deps.config.graphql.graphiql) {
-    app.get('/graphiql/:asset', graphiqlAssets());
-    app.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendGraphiQL(res) : next()));
+    app.get(`${GRAPHIQL_ASSET_PREFIX}:asset`, graphiqlAssets());
+    app.get(GRAPHQL_PATH, (req, res, next) => (wantsGraphiQL(req) ? sendGraphiQL(res) : next()));
   }
   const graphql = graphqlRoute(
     deps.executor,
@@ -90,7 +102,7 @@ export function createApp(deps: AppDependencies): RequestListener {
     deps.metrics.observeOperation,
   );
   app.all(
-    '/graphql',
+    GRAPHQL_PATH,
     // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
     readBody(body),
     authenticate(deps.verifier),

@@ -175,7 +175,15 @@ const envSchema = z.object({
   RATE_LIMIT_USER_OPERATIONS: z.coerce.number().int().min(1).max(1000000).default(600),
   /** Operations an anonymous client address (an IPv6 /64) may run per operations window. */
   RATE_LIMIT_ANON_OPERATIONS: z.coerce.number().int().min(1).max(1000000).default(120),
-  /** Length of the window of both operation limits (RATE_LIMIT_USER/ANON_OPERATIONS), in seconds. */
+  /**
+   * Request points a signed-in user may spend per operations window on requests that execute nothing:
+   * every MCP message (tools/list, resources, prompts, ping, initialize, ...) and every GraphQL document
+   * refused by parsing or validation, each weighted by its cost (src/limits/request-weights.ts).
+   */
+  RATE_LIMIT_USER_REQUESTS: z.coerce.number().int().min(1).max(10000000).default(3000),
+  /** Request points an anonymous client address (an IPv6 /64) may spend per operations window. */
+  RATE_LIMIT_ANON_REQUESTS: z.coerce.number().int().min(1).max(10000000).default(600),
+  /** Length of the window of the operation and request limits, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /** Failed logins one account name (known or not) may take per login window. */
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100000).default(10),
@@ -322,6 +330,9 @@ export interface Config {
     enabled: boolean;
     userOperations: number;
     anonymousOperations: number;
+    /** Points of requests that execute nothing, per user and per anonymous address. */
+    userRequests: number;
+    anonymousRequests: number;
     operationsWindowSeconds: number;
     loginFailuresPerAccount: number;
     loginFailuresPerAddress: number;
@@ -517,6 +528,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       enabled: e.RATE_LIMITS === 'on',
       userOperations: e.RATE_LIMIT_USER_OPERATIONS,
       anonymousOperations: e.RATE_LIMIT_ANON_OPERATIONS,
+      userRequests: e.RATE_LIMIT_USER_REQUESTS,
+      anonymousRequests: e.RATE_LIMIT_ANON_REQUESTS,
       operationsWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
       loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,

@@ -185,6 +185,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         confirmations,
         resources,
         prompts,
+        limits,
       },
       state,
       oauthIssuer: config.oauth?.issuer,

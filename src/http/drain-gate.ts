@@ -1,18 +1,20 @@
 /**
- * Graceful shutdown for the HTTP surface (SPEC section 7, issue 6 item 9). Closing happens in phases:
+ * Graceful shutdown for the HTTP surface (the product contract's SIGTERM drain). Closing happens in phases:
  *   1. not ready: /readyz answers 503 so load balancers stop routing here, while everything is still
  *      served (the optional pre-stop delay runs in this phase);
  *   2. refusing: every new request, new sessions and requests on existing sessions included, is a 503
  *      with Retry-After and a classified JSON body, while requests already received run to the end;
  *   3. the caller closes sessions and connections once `settle` resolves (all finished, or grace over).
  * Probes (/healthz, /readyz, /metrics) are always answered. A GET /mcp is a session's listening stream:
- * it lives as long as the session, so it is not waited for; closing the sessions ends it.
+ * it lives as long as the session, so it is not waited for; closing the sessions ends it. Which path is
+ * which comes from the route table the router uses (route-table.ts): /MCP or /mcp/ is no route there,
+ * so it is neither a stream to leave running nor refused as /mcp.
  */
 import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { frontWorkOf } from './front-handoff.js';
-import { PROBE_PATHS } from './health.js';
 import { sendError } from './problem.js';
+import { routeOf } from './route-table.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 const RETRY_AFTER_SECONDS = 5;
@@ -35,13 +37,13 @@ export interface DrainGate {
   inFlight(): number;
 }
 
-const isListeningStream = (req: Request) => req.method === 'GET' && req.path === '/mcp';
+const isListeningStream = (req: Request) => req.method === 'GET' && routeOf(req.path) === 'mcp';
 
 function refuse(req: Request, res: Response): void {
   res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.setHeader('Connection', 'close');
   const message = 'The server is shutting down; retry the request (another instance will take it)';
-  if (req.path === '/mcp') {
+  if (routeOf(req.path) === 'mcp') {
     return sendJsonRpcError(res, 503, -32000, `Service Unavailable: ${message}`, {
       data: { classification: 'UNAVAILABLE', retryAfterSeconds: RETRY_AFTER_SECONDS },
     });
@@ -64,7 +66,7 @@ export function createDrainGate(): DrainGate {
 
   const middleware: RequestHandler = (req, res, next) => {
     // The front admitted (and tracks) the requests it hands on.
-    if (PROBE_PATHS.has(req.path) || frontWorkOf(req)) return next();
+    if (routeOf(req.path) === 'probe' || frontWorkOf(req)) return next();
     if (phase === 'refusing') return refuse(req, res);
     if (isListeningStream(req)) return next();
     track(res);

@@ -3,11 +3,17 @@
  * thin adapter of our own so that a failure answers with our JSON and logs instead of a bare 500.
  */
 import type { IncomingMessage } from 'node:http';
-import { getOperationAST, type ExecutionResult } from 'graphql';
-import { createHandler, type OperationContext, type Request as GraphQLHttpRequest } from 'graphql-http';
+import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
+import {
+  createHandler,
+  type OperationContext,
+  type Request as GraphQLHttpRequest,
+  type Response as GraphQLHttpResponse,
+} from 'graphql-http';
 import { createContext, type CallContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import { operationOutcome } from '../graphql/operation-outcome.js';
+import { checkDocument } from './check-document.js';
 import { classifyHttpError } from './classify-http-error.js';
 import { disconnectSignal } from './disconnect-signal.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
@@ -79,12 +85,46 @@ export function graphqlRoute(
   observe?: OperationObserver,
 ): GraphQLRoute {
   const startedAt = new WeakMap<IncomingMessage, number>();
+  const contextOf = (req: GraphQLHttpRequest<BodyRequest, RequestContext>): OperationContext => {
+    const { viewer, logger, requestId, clientAddress } = localsOf(req.context.res);
+    // CallContext is a type without an index signature; graphql-http only passes it through.
+    const signal = disconnectSignal(req.context.res);
+    return createContext(deps, {
+      viewer,
+      logger,
+      requestId,
+      clientAddress,
+      signal,
+      idempotencyKey: idempotencyKeyOf(req.raw),
+    }) as unknown as OperationContext;
+  };
   const handle = createHandler<BodyRequest, RequestContext, OperationContext>({
     schema: executor.schema,
     parse: executor.parse,
     validate: executor.validate,
     execute: executor.execute,
     formatError: executor.formatError,
+    // Parse and validate here, where the caller is known, so a refused document counts against it.
+    onSubscribe: async (req, params) => {
+      const checked = await checkDocument(
+        executor,
+        deps.limits,
+        params.query,
+        localsOf(req.context.res),
+        prefersGraphQLResponse(req.headers)
+          ? 'application/graphql-response+json; charset=utf-8'
+          : 'application/json; charset=utf-8',
+      );
+      if ('unchecked' in checked) return undefined;
+      if ('answer' in checked) return checked.answer as GraphQLError[] | GraphQLHttpResponse;
+      return {
+        schema: executor.schema,
+        document: checked.document,
+        operationName: params.operationName,
+        variableValues: params.variables,
+        contextValue: contextOf(req),
+      };
+    },
     onOperation: (req, args, result) => {
       // Stripe's header for an answer that is the stored one of an earlier call with the same key.
       if ((args.contextValue as unknown as CallContext).execution.replayed)
@@ -124,19 +164,7 @@ export function graphqlRoute(
       }
       return undefined;
     },
-    context: (req) => {
-      const { viewer, logger, requestId, clientAddress } = localsOf(req.context.res);
-      // CallContext is a type without an index signature; graphql-http only passes it through.
-      const signal = disconnectSignal(req.context.res);
-      return createContext(deps, {
-        viewer,
-        logger,
-        requestId,
-        clientAddress,
-        signal,
-        idempotencyKey: idempotencyKeyOf(req.raw),
-      }) as unknown as OperationContext;
-    },
+    context: contextOf,
   });
 
   return async (req, res, next) => {

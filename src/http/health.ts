@@ -5,6 +5,7 @@
  */
 import { TimeoutStrategy, timeout } from 'cockatiel';
 import { Router } from 'express';
+import { PROBE_ROUTES } from './route-table.js';
 
 export interface ReadinessProbe {
   /** Rejects when the database cannot be reached. */
@@ -20,7 +21,7 @@ const PING_TIMEOUT_MS = 2000;
  * The probe endpoints (health, readiness, metrics scrapes): answered even while draining, and logged at
  * debug when they succeed, since they arrive every few seconds and say nothing an operator reads.
  */
-export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+export const PROBE_PATHS: ReadonlySet<string> = new Set(PROBE_ROUTES);
 
 export function healthRoutes(probe: ReadinessProbe): Router {
   const router = Router();

@@ -18,6 +18,7 @@ import { classify } from '../mcp/direct-tool-call.js';
 import { createMcpServer, type McpServerDependencies } from '../mcp/mcp-server.js';
 import { callHeadersOf, type DirectToolCalls, type McpRequest } from './direct-tool-calls.js';
 import type { ResponseWithLocals } from './locals.js';
+import { refuseOverRequestLimit } from './request-limit.js';
 
 /**
  * A /mcp POST handler after the guards (the parsed message on `res.locals.message`), on node's request
@@ -51,6 +52,8 @@ export function routeByEra(
   return async (req, res, next) => {
     try {
       const message = res.locals.message as unknown;
+      // Counted before either era builds a server for it (every POST of both modes comes here).
+      if (await refuseOverRequestLimit(server.limits, message, res)) return;
       // The body was read and parsed already: this is the classification the SDK's `isLegacyRequest`
       // makes of a parsed body (called directly: that predicate wants a web Request, built only to be
       // read back). Only POSTs come here.

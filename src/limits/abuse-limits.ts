@@ -1,6 +1,7 @@
 /**
- * The abuse limits (SPEC section 7): executed operations per principal, login failures per account and
- * per client address, registrations per client address. Each rule is a RateLimiter, so a shared store
+ * The abuse limits (the product contract's abuse limits): executed operations per principal, request
+ * points for requests that execute nothing (MCP methods, refused GraphQL documents) per principal, login
+ * failures per account and per client address, registrations per client address. Each rule is a RateLimiter, so a shared store
  * can replace the in-memory counters by passing another factory. Over a limit the caller gets
  * RATE_LIMITED with retryAfterSeconds; with RATE_LIMITS=off every check admits.
  */
@@ -27,7 +28,12 @@ export interface LoginAttempt {
 
 export interface AbuseLimits {
   /** Counts one executed operation (a /graphql request or a tool call): per user if signed in, else per address. */
-  admitOperation(caller: Caller): Promise<RateLimitDecision & { limit: number; windowSeconds: number }>;
+  admitOperation(caller: Caller): Promise<LimitDecision>;
+  /**
+   * Counts a request that executes nothing (an MCP message, a GraphQL document refused by the parser or
+   * validation) at `points` (request-weights.ts): per user if signed in, else per address.
+   */
+  admitRequest(caller: Caller, points: number): Promise<LimitDecision>;
   /**
    * Counts a login failure for the account and the address before the password is hashed, so neither
    * concurrency nor scrypt's cost lets more guesses through; throws RATE_LIMITED when either is spent.
@@ -38,11 +44,15 @@ export interface AbuseLimits {
   startRegistration(clientAddress: string | undefined): Promise<void>;
 }
 
+/** A limiter's decision with the limit it applied, for the refusal's message. */
+export type LimitDecision = RateLimitDecision & { limit: number; windowSeconds: number };
+
 const ADMIT = { allowed: true, retryAfterMs: 0 };
 
 /** Every check admits: RATE_LIMITS=off (benchmarks, a trusted deployment behind its own limiter). */
 const NO_LIMITS: AbuseLimits = {
   admitOperation: async () => ({ ...ADMIT, limit: Infinity, windowSeconds: 0 }),
+  admitRequest: async () => ({ ...ADMIT, limit: Infinity, windowSeconds: 0 }),
   startLogin: async () => ({ succeeded: async () => undefined, abandoned: async () => undefined }),
   startRegistration: async () => undefined,
 };
@@ -66,6 +76,16 @@ export function createAbuseLimits(
     points: settings.anonymousOperations,
     windowSeconds: settings.operationsWindowSeconds,
     keyPrefix: 'ops-addr',
+  });
+  const userRequests = createLimiter({
+    points: settings.userRequests,
+    windowSeconds: settings.operationsWindowSeconds,
+    keyPrefix: 'req-user',
+  });
+  const anonymousRequests = createLimiter({
+    points: settings.anonymousRequests,
+    windowSeconds: settings.operationsWindowSeconds,
+    keyPrefix: 'req-addr',
   });
   const loginFailuresByAccount = createLimiter({
     points: settings.loginFailuresPerAccount,
@@ -91,6 +111,17 @@ export function createAbuseLimits(
       return {
         ...decision,
         limit: viewer ? settings.userOperations : settings.anonymousOperations,
+        windowSeconds: settings.operationsWindowSeconds,
+      };
+    },
+
+    async admitRequest({ viewer, clientAddress }, points) {
+      const decision = viewer
+        ? await userRequests.consume(viewer.subject, points)
+        : await anonymousRequests.consume(addressKey(clientAddress), points);
+      return {
+        ...decision,
+        limit: viewer ? settings.userRequests : settings.anonymousRequests,
         windowSeconds: settings.operationsWindowSeconds,
       };
     },

@@ -27,6 +27,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Identity } from '../auth/identity.js';
+import type { AbuseLimits } from '../limits/abuse-limits.js';
+import { requestRefusal } from '../limits/request-refusal.js';
+import { METHOD_POINTS } from '../limits/request-weights.js';
 import type { Logger } from '../logger.js';
 import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { packageInfo } from '../package-info.js';
@@ -38,6 +41,7 @@ import {
 } from './confirm-call.js';
 import { withLegacyErrorCodes } from './legacy-error-codes.js';
 import { linkSignals } from './link-signals.js';
+import { toolFailure } from './to-call-tool-result.js';
 import type { Prompts } from './prompts.js';
 import type { Resources } from './resources.js';
 import type { Elicit } from './session-elicitation.js';
@@ -95,6 +99,12 @@ export interface McpServerDependencies {
   confirmations: ConfirmationSigner;
   resources: Resources;
   prompts: Prompts;
+  /**
+   * The request limit: a tools/call is counted here, on every road to it (the other methods are counted
+   * by the HTTP layer before a server exists, src/http/request-limit.ts); its execution is counted again
+   * by the operation limit.
+   */
+  limits: Pick<AbuseLimits, 'admitRequest'>;
 }
 
 /** Which revision a server instance serves: 2025-era (sessions, stateless) or 2026-07-28 (per request). */
@@ -215,6 +225,20 @@ export async function callCuratedTool(
   call: ToolCallRequest,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { params, authInfo } = call;
+  const requestId = String(call.id);
+  // The HTTP request's logger carries its requestId, so audit lines join the access line.
+  const logger = (requestLoggerOf(authInfo) ?? deps.logger).child({
+    mcpRequestId: requestId,
+    sessionId: call.sessionId ?? sessionIdOf(authInfo),
+  });
+  // Before the name is looked up: a call of an unknown tool, or with bad arguments, costs its points too.
+  const refused = await requestRefusal(
+    deps.limits,
+    { viewer: identityOf(authInfo), clientAddress: clientAddressOf(authInfo) },
+    METHOD_POINTS['tools/call']!,
+    logger,
+  );
+  if (refused) return toolFailure('RATE_LIMITED', refused.message, refused.extensions);
   // Looked up in the whole catalogue, whatever the caller's list shows.
   const operation = deps.catalogue.current().byName.get(params.name);
   if (!operation) {
@@ -224,7 +248,6 @@ export async function callCuratedTool(
     );
   }
   const progressToken = params._meta?.progressToken;
-  const requestId = String(call.id);
   const { notify } = call;
   const { result } = await deps.runTool({
     operation,
@@ -233,11 +256,7 @@ export async function callCuratedTool(
     clientAddress: clientAddressOf(authInfo),
     signal: call.signal,
     requestId,
-    // The HTTP request's logger carries its requestId, so audit lines join the access line.
-    logger: (requestLoggerOf(authInfo) ?? deps.logger).child({
-      mcpRequestId: requestId,
-      sessionId: call.sessionId ?? sessionIdOf(authInfo),
-    }),
+    logger,
     metaIdempotencyKey: params._meta?.[IDEMPOTENCY_KEY_META],
     confirmation: call.confirmation,
     sendProgress:

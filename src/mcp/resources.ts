@@ -1,5 +1,5 @@
 /**
- * MCP resources (issue 10): the schema's SDL, a movie by URI (a resource template) and the caller's
+ * MCP resources: the schema's SDL, a movie by URI (a resource template) and the caller's
  * watch list. A movie and the watch list are read through the one executor as the caller, exactly as
  * the getMovie and myWatchlist tools are, so the same rules apply (@auth: an anonymous reader of the
  * watch list gets the classified UNAUTHORIZED refusal; rate limits; deadlines). A refusal is a JSON-RPC
@@ -27,6 +27,8 @@ const WATCHLIST_URI = 'moviedb://me/watchlist';
 export const MOVIE_URI_TEMPLATE = 'moviedb://movies/{id}';
 /** A movie URI: the id as storage has it (a positive 32-bit integer without leading zeros). */
 const MOVIE_URI = /^moviedb:\/\/movies\/([1-9][0-9]{0,9})$/;
+/** Ten digits reach past the largest id storage holds; no movie can have one, so it is not found. */
+const LARGEST_ID = 2_147_483_647;
 
 const MOVIE_QUERY = `query MovieResource($id: ID!) {
   movie(id: $id) {
@@ -132,6 +134,8 @@ export function createResources(options: ResourceOptions) {
       if (uri === SCHEMA_URI) return { contents: [{ uri, mimeType: SCHEMA_RESOURCE.mimeType, text: sdl }] };
       if (uri === WATCHLIST_URI) return run(uri, watchlist, 'watchlist', {}, reader);
       const id = MOVIE_URI.exec(uri)?.[1];
+      if (id !== undefined && Number(id) > LARGEST_ID)
+        throw new ResourceNotFoundError(uri, `Entity Movie not found for id: ${id}`);
       if (id !== undefined) return run(uri, movie, 'movie', { id }, reader);
       throw new ResourceNotFoundError(uri, `Resource not found: ${uri.slice(0, 200)}`);
     },

@@ -98,6 +98,8 @@ export async function startTestCluster(env: Env = {}): Promise<TestCluster> {
         // The whole test comes from 127.0.0.1: limits stay on (the shared one is under test) but only
         // what a test sets is within reach.
         RATE_LIMIT_ANON_OPERATIONS: '1000000',
+        RATE_LIMIT_USER_REQUESTS: '10000000',
+        RATE_LIMIT_ANON_REQUESTS: '10000000',
         REGISTRATIONS_PER_ADDRESS: '100000',
         LOGIN_FAILURES_PER_ADDRESS: '100000',
         SHUTDOWN_GRACE_MS: '2000',

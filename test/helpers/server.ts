@@ -60,6 +60,8 @@ export async function startTestServer(
     // test) but far out of reach; the rate-limit tests set small ones.
     RATE_LIMIT_USER_OPERATIONS: '1000000',
     RATE_LIMIT_ANON_OPERATIONS: '1000000',
+    RATE_LIMIT_USER_REQUESTS: '10000000',
+    RATE_LIMIT_ANON_REQUESTS: '10000000',
     LOGIN_FAILURES_PER_ACCOUNT: '100000',
     LOGIN_FAILURES_PER_ADDRESS: '100000',
     REGISTRATIONS_PER_ADDRESS: '100000',

@@ -15,7 +15,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient, openSession } from '../helpers/mcp.js';
-import { holdRequest, raw, type RawResponse } from '../helpers/raw-http.js';
+import { holdRequest, openStream, raw, type RawResponse } from '../helpers/raw-http.js';
 import { TEST_JWT_SECRET, dialects, startTestServer } from '../helpers/server.js';
 
 const TITLE = 'The Shawshank Redemption';
@@ -229,6 +229,82 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
     expect(init.status).toBe(200);
     await closing;
     await server.stop();
+  });
+
+  it('/MCP and /mcp/ are no route: 404 while serving, never a stream the drain waits for, refused as any path', async () => {
+    const logs = captureLogs();
+    // A grace long enough that waiting it out shows; the drain must settle well before it.
+    const graceMs = 4000;
+    const server = await startTestServer(dialect, {
+      logger: logs.logger,
+      env: { SHUTDOWN_GRACE_MS: String(graceMs) },
+    });
+    try {
+      const token = await server.login('user', 'user123');
+      const variants = ['/MCP', '/mcp/', '/Mcp'];
+      // Each on a session of its own: a session has one listening stream at most.
+      const listening = await Promise.all(
+        [...variants, '/mcp'].map(async (path) => {
+          const headers = { ...(await rawSession(server.url, token)), accept: 'text/event-stream' };
+          return { path, stream: await openStream(`${server.url}${path}`, { headers }) };
+        }),
+      );
+      for (const { path, stream } of listening)
+        expect(stream.status, `GET ${path}`).toBe(path === '/mcp' ? 200 : 404);
+      const session = await rawSession(server.url, token);
+      for (const path of variants) {
+        const refused = await raw(`${server.url}${path}`, {
+          method: 'POST',
+          headers: session,
+          body: call(1),
+        });
+        expect(refused.status, `POST ${path}`).toBe(404);
+        expect(JSON.parse(refused.body), `POST ${path}`).toEqual({
+          errors: [{ message: `No route for POST ${path}`, extensions: { classification: 'NOT_FOUND' } }],
+        });
+      }
+
+      // Keeps the drain in its refusing phase until the checks below are done.
+      const held = await holdRequest(`${server.url}/graphql`, {
+        headers: { 'content-type': 'application/json' },
+        body: QUERY,
+      });
+      const started = Date.now();
+      const closing = server.close();
+      await expect
+        .poll(
+          async () =>
+            (await raw(`${server.url}/mcp`, { method: 'POST', headers: session, body: call(2) })).status,
+        )
+        .toBe(503);
+      // /mcp is refused in its JSON-RPC shape; another spelling is no MCP route, so the generic one.
+      const mcp = await raw(`${server.url}/mcp`, { method: 'POST', headers: session, body: call(3) });
+      expect(JSON.parse(mcp.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+      for (const path of variants) {
+        const refused = await raw(`${server.url}${path}`, {
+          method: 'POST',
+          headers: session,
+          body: call(4),
+        });
+        expect(isDrainRefusal(refused.status, refused.headers['retry-after'] as string, refused.body)).toBe(
+          true,
+        );
+        expect(JSON.parse(refused.body), `POST ${path} while draining`).toMatchObject({
+          errors: [{ extensions: { classification: 'UNAVAILABLE' } }],
+        });
+      }
+      expect((await held.finish()).status).toBe(200);
+      await closing;
+      // Only the held request was waited for: no listening stream of any spelling held the drain.
+      expect(logs.lines().find((line) => line.msg === 'draining: requests finished')).toMatchObject({
+        settled: true,
+        cut: 0,
+      });
+      expect(Date.now() - started).toBeLessThan(graceMs);
+      for (const { stream } of listening) stream.close();
+    } finally {
+      await server.stop();
+    }
   });
 
   it('cuts requests that outlive SHUTDOWN_GRACE_MS and still closes', async () => {

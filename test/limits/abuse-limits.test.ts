@@ -368,12 +368,14 @@ describe.skipIf(!databaseUrl)('login failures with the store behind a proxy', ()
 });
 
 describe('rate-limit settings', () => {
-  it('default to 600 a minute signed in, 120 per address anonymous, 10 login failures in 15 min, 5 registrations an hour, no trusted proxy', () => {
+  it('default to 600 a minute signed in, 120 per address anonymous, request points 3000 and 600, 10 login failures in 15 min, 5 registrations an hour, no trusted proxy', () => {
     const config = loadConfig({});
     expect(config.rateLimits).toEqual({
       enabled: true,
       userOperations: 600,
       anonymousOperations: 120,
+      userRequests: 3000,
+      anonymousRequests: 600,
       operationsWindowSeconds: 60,
       loginFailuresPerAccount: 10,
       loginFailuresPerAddress: 10,

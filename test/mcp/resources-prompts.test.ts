@@ -112,6 +112,9 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
       });
       for (const uri of [
         'moviedb://movies/999999',
+        // Past the largest id storage holds: not found like any other, never BAD_REQUEST "Invalid id".
+        'moviedb://movies/9999999999',
+        'moviedb://movies/2147483648',
         'moviedb://movies/abc',
         'moviedb://movies/01',
         'moviedb://nothing',
@@ -123,6 +126,13 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
       }
       expect((await errorOf(anonymous.readResource({ uri: 'moviedb://movies/999999' }))).message).toBe(
         'Entity Movie not found for id: 999999',
+      );
+      expect((await errorOf(anonymous.readResource({ uri: 'moviedb://movies/9999999999' }))).message).toBe(
+        'Entity Movie not found for id: 9999999999',
+      );
+      // The largest id storage holds is still looked up (and is simply not there).
+      expect((await errorOf(anonymous.readResource({ uri: 'moviedb://movies/2147483647' }))).message).toBe(
+        'Entity Movie not found for id: 2147483647',
       );
     });
 
