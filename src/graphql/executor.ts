@@ -178,7 +178,7 @@ export function createExecutor(
       if (hit) return hit;
     }
     const generation = cache?.generation() ?? 0;
-    const executeCompiled = compiler.executorFor(args.document, args.operationName);
+    const executeCompiled = compiler.executorFor(args.document, args.operationName, context);
     const run = async (callContext: CallContext): Promise<ExecutionResult> => {
       const result = await executeWithinPolicy(callContext, operation, (contextValue) =>
         executeCompiled({ ...args, schema, contextValue }),
@@ -229,6 +229,8 @@ export function createExecutor(
           ],
         };
       }
+      // In-process callers run documents the server chose (curated operations, resource queries).
+      compiler.trust(request.document);
       return execute({
         schema,
         document: request.document,
