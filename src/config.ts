@@ -284,7 +284,8 @@ export interface Config {
     maxCost: number;
     maxFieldAliases: number;
     graphiql: boolean;
-    jit: { jit: 'repeated' | 'curated' | 'always' | 'off'; maxFields: number; fieldsPerMinute: number };
+    /** graphql-jit: when to compile, and the bounds on compiling a client's document. */
+    compiler: { jit: 'repeated' | 'curated' | 'always' | 'off'; maxFields: number; fieldsPerMinute: number };
   };
   mcp: {
     mode: 'sessions' | 'stateless';
@@ -476,7 +477,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCost: e.GRAPHQL_MAX_COST,
       maxFieldAliases: e.GRAPHQL_MAX_FIELD_ALIASES,
       graphiql: e.GRAPHIQL,
-      jit: {
+      compiler: {
         jit: e.GRAPHQL_JIT,
         maxFields: e.GRAPHQL_JIT_MAX_FIELDS,
         fieldsPerMinute: e.GRAPHQL_JIT_FIELDS_PER_MINUTE,

@@ -79,7 +79,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     tracing?.traceExecute,
     cache,
     createOperationCompiler(schema, {
-      ...config.graphql.jit,
+      ...config.graphql.compiler,
       onCompiled: (event) =>
         logger.debug({ ...event, operation: event.operation ?? null }, 'operation compiled'),
     }),

@@ -2,7 +2,7 @@
  * Compiles operations (graphql-jit) and runs them compiled where that is exact, graphql-js where it is
  * not. What is compiled is what the server chose, not what a client sends: compiling costs tens of
  * microseconds of event loop per expanded field (a 6 KB document of 98 fields each spreading a 98-alias
- * fragment, inside every document limit, took 0.3 to 0.8 s and kept megabytes), so
+ * interface fragment, inside every document limit, took 0.8 to 2 s and kept megabytes), so
  * - documents the server runs itself (curated operations, resource queries: `trust`) are compiled on
  *   their first run and kept for the document's life (WeakMap: the catalogue holds its documents);
  * - a client's document (GRAPHQL_JIT `repeated`, the default) only from its second run, only under
