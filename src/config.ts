@@ -95,9 +95,15 @@ const envSchema = z.object({
   GRAPHIQL: booleanFromEnv.default(true),
   /**
    * Run operations compiled by graphql-jit where that is exact (src/graphql/compile-operation.ts):
-   * `repeated` compiles a document on its second run, `always` on its first, `off` never.
+   * curated operations on their first run; `repeated` also a client's document from its second run
+   * (within the two bounds below), `curated` only curated ones, `always` everything on its first run
+   * (tests), `off` nothing.
    */
-  GRAPHQL_JIT: z.enum(['repeated', 'always', 'off']).default('repeated'),
+  GRAPHQL_JIT: z.enum(['repeated', 'curated', 'always', 'off']).default('repeated'),
+  /** Largest expanded field count (fragments spread out) of a client document that is compiled. */
+  GRAPHQL_JIT_MAX_FIELDS: z.coerce.number().int().min(0).max(100000).default(200),
+  /** Expanded fields of client documents one principal may have compiled per minute (the process: ten times it). */
+  GRAPHQL_JIT_FIELDS_PER_MINUTE: z.coerce.number().int().min(0).max(100000000).default(1000),
   /** `sessions` (Mcp-Session-Id, SSE responses) or `stateless` (a fresh server per request, JSON responses). */
   MCP_MODE: z.enum(['sessions', 'stateless']).default('sessions'),
   /** `optional`: anonymous callers reach public tools; `required`: a bearer token is needed on /mcp. */
@@ -295,7 +301,8 @@ export interface Config {
     maxCost: number;
     maxFieldAliases: number;
     graphiql: boolean;
-    jit: 'repeated' | 'always' | 'off';
+    /** graphql-jit: when to compile, and the bounds on compiling a client's document. */
+    compiler: { jit: 'repeated' | 'curated' | 'always' | 'off'; maxFields: number; fieldsPerMinute: number };
   };
   mcp: {
     mode: 'sessions' | 'stateless';
@@ -491,7 +498,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCost: e.GRAPHQL_MAX_COST,
       maxFieldAliases: e.GRAPHQL_MAX_FIELD_ALIASES,
       graphiql: e.GRAPHIQL,
-      jit: e.GRAPHQL_JIT,
+      compiler: {
+        jit: e.GRAPHQL_JIT,
+        maxFields: e.GRAPHQL_JIT_MAX_FIELDS,
+        fieldsPerMinute: e.GRAPHQL_JIT_FIELDS_PER_MINUTE,
+      },
     },
     mcp: {
       mode: e.MCP_MODE,

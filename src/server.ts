@@ -79,9 +79,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     tracing?.traceExecute,
     cache,
     createOperationCompiler(schema, {
-      jit: config.graphql.jit,
-      onCompiled: (operation, engine, reason) =>
-        logger.debug({ operation: operation ?? null, engine, reason }, 'operation compiled'),
+      ...config.graphql.compiler,
+      onCompiled: (event) =>
+        logger.debug({ ...event, operation: event.operation ?? null }, 'operation compiled'),
     }),
   );
   const catalogue = createOperationCatalogue({

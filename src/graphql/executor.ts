@@ -164,7 +164,7 @@ export function createExecutor(
       execution: progress,
       loaders: createLoaders(context.store, signal),
     };
-    const executeCompiled = compiler.executorFor(args.document, args.operationName);
+    const executeCompiled = compiler.executorFor(args.document, args.operationName, context);
     const result = await executeCompiled({ ...args, schema, contextValue });
     return {
       result,
@@ -209,6 +209,8 @@ export function createExecutor(
           ],
         };
       }
+      // In-process callers run documents the server chose (curated operations, resource queries).
+      compiler.trust(request.document);
       return execute({
         schema,
         document: request.document,

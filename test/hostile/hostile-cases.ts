@@ -854,6 +854,32 @@ function variableTypeCases(): HostileCase[] {
     ],
     ['deleteMovie as anonymous', 'mutation { deleteMovie(id: "1") }', undefined],
     ['subscription', 'subscription { movie(id: "1") { title } }', undefined],
+    // A @oneOf key given by a nullable variable that is absent or null, flat and nested.
+    [
+      'subject key by an absent variable',
+      'mutation ($m: ID) { addToWatchlist(subject: { movieId: $m }) { id } }',
+      {},
+    ],
+    [
+      'subject key by a null variable',
+      'mutation ($m: ID) { addToWatchlist(subject: { movieId: $m }) { id } }',
+      { m: null },
+    ],
+    [
+      'subject key by a null variable with a default',
+      'mutation ($m: ID = "1") { addToWatchlist(subject: { tvShowId: $m }) { id } }',
+      { m: null },
+    ],
+    [
+      'review subject key by an absent variable',
+      'mutation ($m: ID) { createReview(input: { subject: { movieId: $m }, score: 5 }) { id } }',
+      undefined,
+    ],
+    [
+      'subject key by a null variable in a fragment',
+      'mutation ($m: ID) { ...W } fragment W on Mutation { addToWatchlist(subject: { movieId: $m }) { id } }',
+      { m: null },
+    ],
   ];
   return cases.map(([name, query, variables]) => graphqlPost('variable types', name, query, variables));
 }
