@@ -1,8 +1,8 @@
 /**
  * createApp builds the server's request listener from its dependencies and never listens (server.ts
  * does), so tests run the real app on port 0: the Express application, behind the node:http front
- * (src/http/front.ts) unless HTTP_FRONT is off or tracing is configured (the request span is Express
- * middleware).
+ * (src/http/front.ts, for /mcp) unless HTTP_FRONT is off, wrapped in the request spans when tracing is
+ * configured (the same listener either way).
  */
 import type { RequestListener } from 'node:http';
 import express from 'express';
@@ -15,17 +15,16 @@ import type { RedisConnection } from './limits/redis-connection.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import type { Tracing } from './telemetry/tracing.js';
-import { createHostCheck, refuseForeignHosts } from './http/allowed-hosts.js';
-import { authenticate } from './http/authenticate.js';
+import { createHostCheck } from './http/allowed-hosts.js';
 import { errorHandler, notFoundHandler } from './http/error-handlers.js';
-import { graphiqlAssets, sendGraphiQL, wantsGraphiQL } from './http/graphiql.js';
+import { graphiqlAssets } from './http/graphiql.js';
 import { createFront } from './http/front.js';
+import { createGraphQLHandler, expressRoute } from './http/graphql-handler.js';
 import { graphqlRoute } from './http/graphql-route.js';
 import { healthRoutes } from './http/health.js';
 import { mcpRoutes, type McpRouteOptions } from './http/mcp-route.js';
 import type { DrainGate } from './http/drain-gate.js';
 import type { Metrics } from './http/metrics.js';
-import { readBody } from './http/read-body.js';
 import { requestContext } from './http/request-context.js';
 
 export interface AppDependencies {
@@ -43,7 +42,7 @@ export interface AppDependencies {
   /** Shared state's connection when REDIS_URL is set; /readyz reports it. */
   redis?: Pick<RedisConnection, 'health'>;
   /** Present only when tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT). */
-  tracing?: Pick<Tracing, 'traceRequests'>;
+  tracing?: Pick<Tracing, 'traceListener'>;
   /** Told who answered each request the node:http front began (tests). */
   onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
@@ -55,9 +54,29 @@ export function createApp(deps: AppDependencies): RequestListener {
   app.set('query parser', 'simple');
   // Which X-Forwarded-For hops name the client (req.ip): the address rate limits count (TRUST_PROXY).
   app.set('trust proxy', deps.config.trustProxy);
+  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
 
-  // First, so the request's span covers (and is the parent of) everything after it.
-  if (deps.tracing) app.use(deps.tracing.traceRequests);
+  // /graphql is one handler that begins, guards and answers its requests itself: it is mounted before
+  // the middleware the other routes share. The same Host rule as /mcp (DNS rebinding).
+  const hostCheck = createHostCheck(deps.config.mcp, deps.config.host);
+  const graphql = createGraphQLHandler({
+    logger: deps.logger,
+    drain: deps.drain,
+    metrics: deps.metrics,
+    verifier: deps.verifier,
+    bodyLimitBytes: deps.config.bodyLimitBytes,
+    hostCheck,
+    trust,
+    graphiql: deps.config.graphql.graphiql,
+    route: graphqlRoute(
+      deps.executor,
+      { store: deps.store, tokens: deps.tokens, limits: deps.limits },
+      deps.metrics.observeOperation,
+    ),
+  });
+  // Mounted in Express rather than dispatched in front of it: MEASURED_FIGURE.
+  app.all('/graphql', expressRoute(graphql));
+
   app.use(requestContext(deps.logger));
   app.use(deps.drain.middleware);
   app.use(deps.metrics.middleware);
@@ -72,25 +91,7 @@ export function createApp(deps: AppDependencies): RequestListener {
     }),
   );
 
-  // The same Host rule as /mcp (DNS rebinding); probes stay open to load balancers that send an address.
-  const hostCheck = createHostCheck(deps.config.mcp, deps.config.host);
-  app.all('/graphql', refuseForeignHosts(hostCheck));
-  if (deps.config.graphql.graphiql) {
-    app.get('/graphiql/:asset', graphiqlAssets());
-    app.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendGraphiQL(res) : next()));
-  }
-  const graphql = graphqlRoute(
-    deps.executor,
-    { store: deps.store, tokens: deps.tokens, limits: deps.limits },
-    deps.metrics.observeOperation,
-  );
-  app.all(
-    '/graphql',
-    // Read the raw body (bounded) whatever its type: graphql-http decides per the spec what it accepts.
-    readBody(deps.config.bodyLimitBytes),
-    authenticate(deps.verifier),
-    graphql,
-  );
+  if (deps.config.graphql.graphiql) app.get('/graphiql/:asset', graphiqlAssets());
 
   const mcp = mcpRoutes({
     ...deps.mcp,
@@ -103,19 +104,20 @@ export function createApp(deps: AppDependencies): RequestListener {
 
   app.use(notFoundHandler);
   app.use(errorHandler);
-  if (!deps.config.httpFront || deps.tracing) return app;
-  return createFront({
-    express: app,
-    trust: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
-    logger: deps.logger,
-    drain: deps.drain,
-    metrics: deps.metrics,
-    verifier: deps.verifier,
-    bodyLimitBytes: deps.config.bodyLimitBytes,
-    hostCheck,
-    graphql,
-    mcp: mcp.front,
-    mcpMode: deps.config.mcp.mode,
-    onAnswer: deps.onFrontAnswer,
-  });
+  const listener: RequestListener = !deps.config.httpFront
+    ? app
+    : createFront({
+        express: app,
+        trust,
+        logger: deps.logger,
+        drain: deps.drain,
+        metrics: deps.metrics,
+        verifier: deps.verifier,
+        bodyLimitBytes: deps.config.bodyLimitBytes,
+        mcp: mcp.front,
+        mcpMode: deps.config.mcp.mode,
+        onAnswer: deps.onFrontAnswer,
+      });
+  // Around the whole listener, so the request's span is the parent of everything it runs.
+  return deps.tracing ? deps.tracing.traceListener(listener, trust) : listener;
 }
