@@ -62,7 +62,11 @@ export const TRANSPORT_REFUSALS = {
     'BAD_REQUEST',
     'The request Content-Encoding is not supported; send the body plain, or as gzip, deflate or br',
   ),
-  'graphql.encoding-mismatch': graphql(400, 'BAD_REQUEST', 'The request body does not match its Content-Encoding'),
+  'graphql.encoding-mismatch': graphql(
+    400,
+    'BAD_REQUEST',
+    'The request body does not match its Content-Encoding',
+  ),
   'graphql.request-aborted': graphql(400, 'BAD_REQUEST', 'The request was aborted'),
   'graphql.request-unprocessable': graphql(400, 'BAD_REQUEST', 'The request could not be processed'),
   'graphql.token-invalid': graphql(401, 'UNAUTHORIZED', '{reason}', {
@@ -130,7 +134,12 @@ export const TRANSPORT_REFUSALS = {
     'BAD_REQUEST',
     'The request Content-Encoding is not supported; send the body plain, or as gzip, deflate or br',
   ),
-  'mcp.encoding-mismatch': mcp(400, -32700, 'BAD_REQUEST', 'The request body does not match its Content-Encoding'),
+  'mcp.encoding-mismatch': mcp(
+    400,
+    -32700,
+    'BAD_REQUEST',
+    'The request body does not match its Content-Encoding',
+  ),
   'mcp.request-aborted': mcp(400, -32700, 'BAD_REQUEST', 'The request was aborted'),
   'mcp.body-unreadable': mcp(400, -32700, 'BAD_REQUEST', 'Parse error: the body could not be read'),
   'mcp.unsupported-media-type': mcp(
@@ -146,7 +155,12 @@ export const TRANSPORT_REFUSALS = {
     'BAD_REQUEST',
     'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18)',
   ),
-  'mcp.not-a-message': mcp(400, -32600, 'BAD_REQUEST', 'Invalid Request: the body must be a JSON-RPC message object'),
+  'mcp.not-a-message': mcp(
+    400,
+    -32600,
+    'BAD_REQUEST',
+    'Invalid Request: the body must be a JSON-RPC message object',
+  ),
   // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
   'mcp.invalid-params': mcp(200, -32602, 'BAD_REQUEST', '{problem}'),
   'mcp.nested-too-deep': mcp(
@@ -167,7 +181,12 @@ export const TRANSPORT_REFUSALS = {
     'BAD_REQUEST',
     'Bad Request: Mcp-Session-Id header is required (send initialize first)',
   ),
-  'mcp.session-id-required': mcp(400, -32000, 'BAD_REQUEST', 'Bad Request: Mcp-Session-Id header is required'),
+  'mcp.session-id-required': mcp(
+    400,
+    -32000,
+    'BAD_REQUEST',
+    'Bad Request: Mcp-Session-Id header is required',
+  ),
   'mcp.session-not-found-initialize': mcp(
     404,
     -32001,
@@ -191,8 +210,18 @@ export const TRANSPORT_REFUSALS = {
     { retryAfterSeconds: 30 },
   ),
   'mcp.session-state-unavailable': mcp(503, -32000, 'UNAVAILABLE', SESSION_STATE, { retryAfterSeconds: 5 }),
-  'mcp.stream-not-sse': mcp(406, -32000, 'BAD_REQUEST', 'Not Acceptable: Client must accept text/event-stream'),
-  'mcp.stream-conflict': mcp(409, -32000, 'BAD_REQUEST', 'Conflict: Only one SSE stream is allowed per session'),
+  'mcp.stream-not-sse': mcp(
+    406,
+    -32000,
+    'BAD_REQUEST',
+    'Not Acceptable: Client must accept text/event-stream',
+  ),
+  'mcp.stream-conflict': mcp(
+    409,
+    -32000,
+    'BAD_REQUEST',
+    'Conflict: Only one SSE stream is allowed per session',
+  ),
   'mcp.last-event-id-unknown': mcp(
     400,
     -32000,
@@ -221,12 +250,13 @@ export interface Refusal {
 }
 
 const fill = (template: string, params: Readonly<Record<string, string | number>>) =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 
 /** The refusal `code` names, with its message and headers filled from `params`. */
-export function refusalOf(code: RefusalCode, params: Readonly<Record<string, string | number>> = {}): Refusal {
+export function refusalOf(
+  code: RefusalCode,
+  params: Readonly<Record<string, string | number>> = {},
+): Refusal {
   const spec: RefusalSpec = TRANSPORT_REFUSALS[code];
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = fill(value, params);

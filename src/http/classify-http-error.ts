@@ -39,7 +39,9 @@ export function classifyHttpError(method: string, body: Body, init: ResponseInit
     }));
   } else {
     const code = BODILESS[init.status];
-    const message = code ? refusalOf(code, { method }).message : (init.statusText ?? 'The request was refused');
+    const message = code
+      ? refusalOf(code, { method }).message
+      : (init.statusText ?? 'The request was refused');
     errors = [{ message, extensions: { classification: 'BAD_REQUEST' } }];
   }
   const headers = {

@@ -137,7 +137,9 @@ export function wantsGraphiQL(req: IncomingMessage): boolean {
   if (req.method !== 'GET') return false;
   const query = req.url?.indexOf('?') ?? -1;
   if (query !== -1 && new URLSearchParams(req.url!.slice(query + 1)).has('query')) return false;
-  return accepts(req).type(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+  return (
+    accepts(req).type(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html'
+  );
 }
 
 export function graphiqlAssets(): Router {

@@ -38,7 +38,10 @@ const BODY_REFUSALS: Record<string, RefusalCode> = {
 /** Whether a reading error is the client's (the body guard refuses it) rather than ours (a 500). */
 export function isClientBodyError(error: BodyError): boolean {
   const { type, status } = error;
-  return (typeof type === 'string' && type in BODY_REFUSALS) || (typeof status === 'number' && status >= 400 && status < 500);
+  return (
+    (typeof type === 'string' && type in BODY_REFUSALS) ||
+    (typeof status === 'number' && status >= 400 && status < 500)
+  );
 }
 
 export const GRAPHIQL_AFTER = 'host';
@@ -70,7 +73,9 @@ export function graphqlGuards(hostCheck: HostCheck): readonly Guard<GraphQLFacts
       name: 'bearer',
       needs: 'bearer',
       check: (_req, { bearer }) =>
-        bearer?.kind === 'invalid' ? refusalOf('graphql.token-invalid', { reason: bearer.reason }) : undefined,
+        bearer?.kind === 'invalid'
+          ? refusalOf('graphql.token-invalid', { reason: bearer.reason })
+          : undefined,
     },
   ];
 }

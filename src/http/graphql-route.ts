@@ -67,7 +67,11 @@ export type OperationObserver = (type: string, outcome: string, seconds: number)
  * The operation's half of the /graphql handler (graphql-handler.ts): the request begun and guarded, its
  * body read. It answers, or rejects with an error that is not the client's (the handler answers a 500).
  */
-export type GraphQLRoute = (req: IncomingMessage, res: ResponseWithLocals, body: string | null) => Promise<void>;
+export type GraphQLRoute = (
+  req: IncomingMessage,
+  res: ResponseWithLocals,
+  body: string | null,
+) => Promise<void>;
 
 export function graphqlRoute(
   executor: Executor,

@@ -10,12 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  expiredToken,
-  graphqlCases,
-  sendGolden,
-  type GoldenAnswer,
-} from './golden/graphql-cases.js';
+import { expiredToken, graphqlCases, sendGolden, type GoldenAnswer } from './golden/graphql-cases.js';
 
 const golden = JSON.parse(
   readFileSync(path.join(import.meta.dirname, 'golden/graphql-golden.json'), 'utf8'),
@@ -64,7 +59,11 @@ describe.each(dialects)('the /graphql golden table on %s', (dialect) => {
         expect(answer, request.name).toEqual(golden[request.name]);
         ids.push(requestId);
       }
-      const access = () => logs.lines().filter((l) => l.msg === 'request').slice(before);
+      const access = () =>
+        logs
+          .lines()
+          .filter((l) => l.msg === 'request')
+          .slice(before);
       await expect.poll(() => access().length).toBeGreaterThanOrEqual(cases.length);
       const lines = access();
       expect(lines).toHaveLength(cases.length);

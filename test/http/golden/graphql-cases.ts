@@ -50,7 +50,10 @@ export function graphqlCases(token: string, expired: string): GoldenRequest[] {
     {
       name: 'charset and graphql-response+json, variables that do not coerce',
       path: '/graphql',
-      headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/graphql-response+json' },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        accept: 'application/graphql-response+json',
+      },
       body: JSON.stringify({ query: 'query ($id: ID!) { movie(id: $id) { title } }', variables: { id: {} } }),
     },
     { name: 'body with a BOM', path: '/graphql', headers: JSON_TYPE, body: `\uFEFF${QUERY}` },
@@ -129,7 +132,12 @@ export function graphqlCases(token: string, expired: string): GoldenRequest[] {
       method: 'GET',
       headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
     },
-    { name: 'GET with an unacceptable Accept', path: GET_QUERY, method: 'GET', headers: { accept: 'image/png' } },
+    {
+      name: 'GET with an unacceptable Accept',
+      path: GET_QUERY,
+      method: 'GET',
+      headers: { accept: 'image/png' },
+    },
     { name: 'PUT', path: '/graphql', method: 'PUT', headers: JSON_TYPE, body: QUERY },
     { name: 'DELETE', path: '/graphql', method: 'DELETE' },
     {
@@ -147,7 +155,12 @@ export function graphqlCases(token: string, expired: string): GoldenRequest[] {
       body: QUERY,
     },
     { name: 'trailing slash', path: '/graphql/', headers: JSON_TYPE, body: QUERY },
-    { name: 'well-formed request id kept', path: '/graphql', headers: { ...JSON_TYPE, 'x-request-id': 'golden-1' }, body: QUERY },
+    {
+      name: 'well-formed request id kept',
+      path: '/graphql',
+      headers: { ...JSON_TYPE, 'x-request-id': 'golden-1' },
+      body: QUERY,
+    },
     {
       name: 'malformed request id replaced',
       path: '/graphql',
@@ -193,7 +206,11 @@ export function sendGolden(
           );
           resolve({
             requestId,
-            answer: { status: res.statusCode ?? 0, headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8') },
+            answer: {
+              status: res.statusCode ?? 0,
+              headers: answerHeaders,
+              body: Buffer.concat(chunks).toString('utf8'),
+            },
           });
         });
       },
