@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../helpers/log-capture.js';
+import { holdRequest } from '../helpers/raw-http.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 import { expiredToken, graphqlCases, sendGolden, type GoldenAnswer } from './golden/graphql-cases.js';
@@ -82,5 +83,46 @@ describe.each(dialects)('the /graphql golden table on %s', (dialect) => {
         expect(graphqlServerSpans(spans)).toHaveLength(wanted);
       }
     });
+  });
+
+  it("while draining, a new request is the registry's 503 and one already received is answered", async () => {
+    const server = await startTestServer(dialect, { env: { SHUTDOWN_GRACE_MS: '5000' } });
+    const query = JSON.stringify({ query: '{ movie(id: "1") { title } }' });
+    const held = await holdRequest(`${server.url}/graphql`, {
+      headers: { 'content-type': 'application/json' },
+      body: query,
+    });
+    const closing = server.stop();
+    const request = {
+      name: 'draining',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      body: query,
+    };
+    let refused: GoldenAnswer | undefined;
+    await expect
+      .poll(async () => (refused = (await sendGolden(server.url, request)).answer).status)
+      .toBe(503);
+    const body = JSON.stringify({
+      errors: [
+        {
+          message: 'The server is shutting down; retry the request (another instance will take it)',
+          extensions: { retryAfterSeconds: 5, classification: 'UNAVAILABLE' },
+        },
+      ],
+    });
+    expect(refused).toEqual({
+      status: 503,
+      headers: {
+        'x-request-id': 'REQUEST-ID',
+        'retry-after': '5',
+        connection: 'close',
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      body,
+    });
+    expect((await held.finish()).status).toBe(200);
+    await closing;
   });
 });
