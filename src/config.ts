@@ -133,8 +133,8 @@ const envSchema = z.object({
    */
   MCP_DIRECT_TOOL_CALLS: z.enum(['on', 'off']).default('on'),
   /**
-   * `on`: POST /graphql and the lean /mcp POSTs are served by a node:http front below Express, with the
-   * same answers (off while tracing is configured); `off`: every request through Express.
+   * `on`: the lean /mcp POSTs are served by a node:http front below Express, with the same answers;
+   * `off`: every /mcp request through Express. (/graphql is one handler either way.)
    */
   HTTP_FRONT: z.enum(['on', 'off']).default('on'),
   /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
@@ -294,7 +294,7 @@ export interface Config {
   bodyLimitBytes: number;
   /** The bounds on reading and discarding a refused body (BODY_LINGER_MS, BODY_LINGER_BYTES). */
   bodyLinger: { ms: number; bytes: number };
-  /** Serve the hot POSTs below Express (HTTP_FRONT). */
+  /** Serve the hot /mcp POSTs below Express (HTTP_FRONT). */
   httpFront: boolean;
   graphql: {
     maxDepth: number;

@@ -1,16 +1,13 @@
 /**
  * Bearer authentication (docs/contract.md, Identity). `readBearer` is the one place a request's Authorization header
- * is parsed and verified; /graphql and /mcp each answer its outcome in their own format. On /graphql no
- * header means anonymous; a header that is not a valid token is a 401, never a silent downgrade.
+ * is parsed and verified; /graphql (its bearer guard, graphql-guards.ts) and /mcp each answer its outcome
+ * in their own format.
  */
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { BearerVerifier } from '../auth/bearer.js';
 import type { Identity } from '../auth/identity.js';
 import { InvalidTokenError } from '../auth/tokens.js';
 import { frontWorkOf } from './front-handoff.js';
-import { localsOf } from './locals.js';
-import { sendError } from './problem.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/i;
 const MAX_HEADER_LENGTH = 4096;
@@ -38,24 +35,4 @@ export async function readBearer(
 export async function bearerOf(req: IncomingMessage, verifier: BearerVerifier): Promise<BearerOutcome> {
   const header = req.headers.authorization;
   return frontWorkOf(req)?.bearer ?? readBearer(header, verifier);
-}
-
-export function authenticate(verifier: BearerVerifier): RequestHandler {
-  return async (req, res, next) => {
-    let outcome: BearerOutcome;
-    try {
-      outcome = await bearerOf(req, verifier);
-    } catch (error) {
-      return next(error);
-    }
-    if (outcome.kind === 'invalid') {
-      res.setHeader(
-        'WWW-Authenticate',
-        `Bearer error="invalid_token", error_description="${outcome.reason}"`,
-      );
-      return sendError(res, 401, 'UNAUTHORIZED', outcome.reason);
-    }
-    if (outcome.kind === 'verified') localsOf(res).viewer = outcome.identity;
-    next();
-  };
 }

@@ -5,14 +5,15 @@
  * headers (Allow, Accept) kept.
  */
 import type { ResponseInit } from 'graphql-http';
+import { refusalOf, type RefusalCode } from '../transport-refusals.js';
 
 type Body = string | null | undefined;
 
-const MESSAGES: Record<number, (method: string) => string> = {
-  405: (method) => `Method ${method} is not allowed on /graphql: use GET for queries, POST for any operation`,
-  406: () => 'Not Acceptable: accept application/graphql-response+json or application/json',
-  415: () =>
-    'Unsupported Media Type: send the operation as JSON with Content-Type application/json, or as a GET query string',
+/** graphql-http's bodiless refusals, by status, as the transport refusals name them. */
+const BODILESS: Record<number, RefusalCode> = {
+  405: 'graphql.method-not-allowed',
+  406: 'graphql.not-acceptable',
+  415: 'graphql.unsupported-media-type',
 };
 
 function hasUnclassifiedError(body: Body): boolean {
@@ -32,12 +33,15 @@ export function classifyHttpError(method: string, body: Body, init: ResponseInit
     errors = (JSON.parse(body) as { errors: typeof errors }).errors.map((e) => ({
       message:
         e.message === 'Cannot perform mutations over GET'
-          ? `${e.message}: send mutations with POST`
+          ? refusalOf('graphql.mutation-over-get').message
           : e.message,
       extensions: { ...e.extensions, classification: e.extensions?.classification ?? 'BAD_REQUEST' },
     }));
   } else {
-    const message = MESSAGES[init.status]?.(method) ?? init.statusText ?? 'The request was refused';
+    const code = BODILESS[init.status];
+    const message = code
+      ? refusalOf(code, { method }).message
+      : (init.statusText ?? 'The request was refused');
     errors = [{ message, extensions: { classification: 'BAD_REQUEST' } }];
   }
   const headers = {

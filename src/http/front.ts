@@ -1,28 +1,26 @@
 /**
- * The node:http front: a request listener in front of the Express app that serves the two hot requests
+ * The node:http front: a request listener in front of the Express app that serves the hot /mcp POSTs
  * below Express (no router walk, no Express request and response objects, one body read), and hands
- * every other request to Express untouched. It serves a POST /graphql and a POST /mcp (stateless mode,
- * 2026-07-28 in session mode, and a 2025 session's plain tools/call) with a plain UTF-8 JSON body of a
- * declared length within the limit; everything else, and every refusal, is Express's. Each policy is
- * the code the Express chain runs, called as a plain function: the request context and access line,
- * drain gate, metrics, Host/Origin checks, bearer authentication, the body checks, the scope check and
- * the POST handlers themselves. A request handed on after the front began it carries what the front
- * did (front-handoff.ts), so Express neither begins it again nor reads its body or token twice, nor
- * looks a session up again.
+ * every other request to Express untouched. It serves a POST /mcp (stateless mode, 2026-07-28 in session
+ * mode, and a 2025 session's plain tools/call) with a plain UTF-8 JSON body of a declared length within
+ * the limit; everything else, and every refusal, is Express's. Each policy is the code the Express chain
+ * runs, called as a plain function: the request context and access line, drain gate, metrics, Host/Origin
+ * checks, bearer authentication, the body checks, the scope check and the POST handlers themselves. A
+ * request handed on after the front began it carries what the front did (front-handoff.ts), so Express
+ * neither begins it again nor reads its body or token twice, nor looks a session up again. (/graphql is
+ * one handler of its own, graphql-handler.ts, which Express mounts first.)
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import type { BearerVerifier } from '../auth/bearer.js';
 import type { Logger } from '../logger.js';
 import { classify } from '../mcp/direct-tool-call.js';
-import type { HostCheck } from './allowed-hosts.js';
 import { bearerOf } from './authenticate.js';
 import { carryLocals } from './carry-request-locals.js';
 import { callHeadersOf, type McpRequest } from './direct-tool-calls.js';
 import type { DrainGate } from './drain-gate.js';
 import { errorHandler } from './error-handlers.js';
 import { recordFrontWork, type FrontWork } from './front-handoff.js';
-import type { GraphQLRoute } from './graphql-route.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type McpFront } from './mcp-route.js';
 import type { Metrics } from './metrics.js';
@@ -39,9 +37,6 @@ export interface FrontDependencies {
   metrics: Metrics;
   verifier: BearerVerifier;
   body: BodyLimits;
-  /** The /graphql Host check. */
-  hostCheck: HostCheck;
-  graphql: GraphQLRoute;
   mcp: McpFront;
   mcpMode: 'sessions' | 'stateless';
   /** Told who answered each request the front began (tests check the front served what it should). */
@@ -69,20 +64,6 @@ export function createFront(deps: FrontDependencies): RequestListener {
     deps.metrics.observeRequest(req, res, path);
     return { locals, res: res as ResponseWithLocals };
   };
-
-  // The order of Express's chain: Host check, body, authentication, the route.
-  async function serveGraphQL(req: FrontRequest, response: ServerResponse): Promise<void> {
-    const { locals, res } = begin(req, response, '/graphql');
-    if (!deps.hostCheck.allows(req.headers.host ?? '')) return handOff(req, res, {});
-    const body = await readRequestBody(req, deps.body);
-    if ('error' in body) return handOff(req, res, { body });
-    const bearer = await bearerOf(req, verifier).catch(() => undefined);
-    if (bearer?.kind !== 'verified' && bearer?.kind !== 'absent') return handOff(req, res, { body, bearer });
-    if (bearer.kind === 'verified') locals.viewer = bearer.identity;
-    req.body = body.text;
-    deps.onAnswer?.('/graphql', 'front');
-    await deps.graphql(req, res, fail(req, res));
-  }
 
   // The order of the /mcp router: Origin and Host, revision, authentication, body, JSON-RPC, scopes.
   async function serveMcp(req: FrontRequest, response: ServerResponse): Promise<void> {
@@ -137,14 +118,13 @@ export function createFront(deps: FrontDependencies): RequestListener {
     const { url, headers } = req;
     if (
       req.method !== 'POST' ||
-      (url !== '/graphql' && url !== '/mcp') ||
+      url !== '/mcp' ||
       !isPlainBody(headers, deps.body.limitBytes) ||
       drain.phase() === 'refusing'
     ) {
       express(req, res);
       return;
     }
-    const served = url === '/graphql' ? serveGraphQL(req, res) : serveMcp(req, res);
-    served.catch((error: unknown) => errorHandler(error, req, res as ResponseWithLocals));
+    serveMcp(req, res).catch((error: unknown) => errorHandler(error, req, res as ResponseWithLocals));
   };
 }

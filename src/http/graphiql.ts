@@ -3,9 +3,11 @@
  * working examples for this API, and its headers editor takes a bearer token for writes. A strict CSP
  * allows only our own scripts.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Router, type Request } from 'express';
+import accepts from 'accepts';
+import { Router } from 'express';
 
 const require = createRequire(import.meta.url);
 
@@ -131,11 +133,12 @@ const CSP =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'";
 
 /** A browser navigation: it prefers HTML and is not itself a GraphQL GET request. */
-export function wantsGraphiQL(req: Request): boolean {
+export function wantsGraphiQL(req: IncomingMessage): boolean {
+  if (req.method !== 'GET') return false;
+  const query = req.url?.indexOf('?') ?? -1;
+  if (query !== -1 && new URLSearchParams(req.url!.slice(query + 1)).has('query')) return false;
   return (
-    req.method === 'GET' &&
-    req.query.query === undefined &&
-    req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html'
+    accepts(req).type(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html'
   );
 }
 
@@ -152,9 +155,14 @@ export function graphiqlAssets(): Router {
   return router;
 }
 
-export function sendGraphiQL(res: import('express').Response): void {
+export function sendGraphiQL(res: ServerResponse): void {
   res
-    .type('html')
-    .set({ 'Content-Security-Policy': CSP, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' })
-    .send(PAGE);
+    .writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': CSP,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Length': Buffer.byteLength(PAGE),
+    })
+    .end(PAGE);
 }

@@ -1,6 +1,6 @@
 /**
- * GraphQL over HTTP on Express: graphql-http's spec-compliant core, wired to the one executor, behind a
- * thin adapter of our own so that a failure answers with our JSON and logs instead of a bare 500.
+ * GraphQL over HTTP: graphql-http's spec-compliant core, wired to the one executor, behind a thin adapter
+ * of our own so that every refusal it gives carries a classification (classify-http-error.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
@@ -18,9 +18,6 @@ import { classifyHttpError } from './classify-http-error.js';
 import { disconnectSignal } from './disconnect-signal.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
 import { rateLimitedResponse } from './rate-limited-response.js';
-
-/** A request whose body was read already (by express.text, or by the node:http front). */
-type BodyRequest = IncomingMessage & { body?: unknown };
 
 interface RequestContext {
   res: ResponseWithLocals;
@@ -72,11 +69,14 @@ function sharedBody(result: ExecutionResult): string {
 /** Observes each executed operation: its type, outcome class and duration. */
 export type OperationObserver = (type: string, outcome: string, seconds: number) => void;
 
-/** The route on node's request and response: Express runs it, and so does the node:http front. */
+/**
+ * The operation's half of the /graphql handler (graphql-handler.ts): the request begun and guarded, its
+ * body read. It answers, or rejects with an error that is not the client's (the handler answers a 500).
+ */
 export type GraphQLRoute = (
-  req: BodyRequest,
+  req: IncomingMessage,
   res: ResponseWithLocals,
-  next: (error: unknown) => void,
+  body: string | null,
 ) => Promise<void>;
 
 export function graphqlRoute(
@@ -85,7 +85,7 @@ export function graphqlRoute(
   observe?: OperationObserver,
 ): GraphQLRoute {
   const startedAt = new WeakMap<IncomingMessage, number>();
-  const contextOf = (req: GraphQLHttpRequest<BodyRequest, RequestContext>): OperationContext => {
+  const contextOf = (req: GraphQLHttpRequest<IncomingMessage, RequestContext>): OperationContext => {
     const { viewer, logger, requestId, clientAddress } = localsOf(req.context.res);
     // CallContext is a type without an index signature; graphql-http only passes it through.
     const signal = disconnectSignal(req.context.res);
@@ -98,7 +98,7 @@ export function graphqlRoute(
       idempotencyKey: idempotencyKeyOf(req.raw),
     }) as unknown as OperationContext;
   };
-  const handle = createHandler<BodyRequest, RequestContext, OperationContext>({
+  const handle = createHandler<IncomingMessage, RequestContext, OperationContext>({
     schema: executor.schema,
     parse: executor.parse,
     validate: executor.validate,
@@ -167,23 +167,18 @@ export function graphqlRoute(
     context: contextOf,
   });
 
-  return async (req, res, next) => {
+  return async (req, res, body) => {
     startedAt.set(req, performance.now());
-    const request: GraphQLHttpRequest<BodyRequest, RequestContext> = {
-      // Express serves /graphql unmounted: its req.url is the original URL.
+    const request: GraphQLHttpRequest<IncomingMessage, RequestContext> = {
       url: req.url ?? '/graphql',
       method: req.method ?? 'GET',
       headers: req.headers,
-      // The body was read (and size-bounded) by readBody; graphql-http parses it per the spec.
-      body: typeof req.body === 'string' ? req.body : null,
+      // Read (bounded, decoded) by the handler; graphql-http parses it per the spec.
+      body,
       raw: req,
       context: { res },
     };
-    try {
-      const [body, init] = classifyHttpError(request.method, ...(await handle(request)));
-      res.writeHead(init.status, init.statusText, init.headers as Record<string, string>).end(body);
-    } catch (error) {
-      next(error);
-    }
+    const [answer, init] = classifyHttpError(request.method, ...(await handle(request)));
+    res.writeHead(init.status, init.statusText, init.headers as Record<string, string>).end(answer);
   };
 }

@@ -68,7 +68,7 @@ export async function createTracing(config: TracingConfig, logger: Logger): Prom
     propagator: new W3CTraceContextPropagator(),
   };
   return {
-    traceRequests: traceHttpRequests(kit),
+    traceListener: traceHttpRequests(kit),
     traceExecute: (execute) => traceExecute(kit, execute),
     traceToolRunner: (runTool) => traceToolRunner(kit, runTool),
     observeQuery: traceQueries(kit),

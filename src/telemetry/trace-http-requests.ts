@@ -2,6 +2,8 @@
  * A server span per HTTP request (OpenTelemetry HTTP semantic conventions): method, route, path, scheme,
  * status. Never the query string (GraphQL variables can ride in it) nor any header; an incoming W3C
  * `traceparent` makes the span a child of the caller's. Probes (health, readiness, metrics) get none.
+ * It wraps the server's whole request listener, so a traced server runs the same request path as an
+ * untraced one (every handler, the node:http front included, runs inside the span).
  */
 import {
   ROOT_CONTEXT,
@@ -11,7 +13,8 @@ import {
   defaultTextMapGetter,
   trace,
 } from '@opentelemetry/api';
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { PROBE_PATHS } from '../http/health.js';
 import { routeOf } from '../http/metrics.js';
 import type { SpanKit } from './span-kit.js';
@@ -31,12 +34,29 @@ const KNOWN_METHODS = new Set([
   'PATCH',
 ]);
 
-export function traceHttpRequests({ tracer, contextManager, propagator }: SpanKit): RequestHandler {
-  return (req, res, next) => {
-    if (PROBE_PATHS.has(req.path)) return next();
-    const route = routeOf(req.path);
+/** Trusts the proxy at this address (the app's compiled TRUST_PROXY, hop 0 being the socket's peer). */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+/** The scheme as Express's `req.protocol` gives it: the socket's, or a trusted proxy's X-Forwarded-Proto. */
+function schemeOf(req: IncomingMessage, trust: TrustProxy): string {
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  if (!trust(req.socket.remoteAddress ?? '', 0)) return scheme;
+  const forwarded = req.headers['x-forwarded-proto'];
+  const header = (Array.isArray(forwarded) ? forwarded[0] : forwarded) || scheme;
+  return header.split(',')[0]!.trim();
+}
+
+export type TraceListener = (listener: RequestListener, trust: TrustProxy) => RequestListener;
+
+export function traceHttpRequests({ tracer, contextManager, propagator }: SpanKit): TraceListener {
+  return (listener, trust) => (req, res) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    if (PROBE_PATHS.has(path)) return listener(req, res);
+    const route = routeOf(path);
     const known = route !== 'other';
-    const method = KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
+    const method = req.method && KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
     let parent = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
     const span = tracer.startSpan(
       known ? `${method} ${route}` : method,
@@ -44,8 +64,8 @@ export function traceHttpRequests({ tracer, contextManager, propagator }: SpanKi
         kind: SpanKind.SERVER,
         attributes: {
           'http.request.method': method,
-          'url.path': req.path,
-          'url.scheme': req.protocol,
+          'url.path': path,
+          'url.scheme': schemeOf(req, trust),
           'network.protocol.version': req.httpVersion,
           ...(known ? { 'http.route': route } : {}),
         },
@@ -55,8 +75,8 @@ export function traceHttpRequests({ tracer, contextManager, propagator }: SpanKi
     const version = req.headers['mcp-protocol-version'];
     if (route === '/mcp' && typeof version === 'string')
       parent = parent.setValue(MCP_PROTOCOL_VERSION, version);
-    // No need to bind req and res to the context: the one reader of bodies (express.text, on raw-body)
-    // calls back in the request's async context even when the body arrives in later packets.
+    // No need to bind req and res to the context: the body readers resolve promises (or call back, in
+    // raw-body's case) in the request's async context even when the body arrives in later packets.
     const context = trace.setSpan(parent, span);
     res.once('close', () => {
       if (res.headersSent) span.setAttribute('http.response.status_code', res.statusCode);
@@ -67,6 +87,6 @@ export function traceHttpRequests({ tracer, contextManager, propagator }: SpanKi
       }
       span.end();
     });
-    contextManager.with(context, next);
+    contextManager.with(context, () => listener(req, res));
   };
 }

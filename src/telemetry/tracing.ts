@@ -2,17 +2,17 @@
  * What the rest of the server sees of tracing: a few hooks, present only when tracing is on. This file
  * holds types alone, so importing it loads nothing of OpenTelemetry.
  */
-import type { RequestHandler } from 'express';
 import type { LogEvent } from 'kysely';
 import type { Executor } from '../graphql/executor.js';
 import type { ToolRunner } from '../mcp/call-tool.js';
 import type { Dialect } from '../store/database.js';
+import type { TraceListener } from './trace-http-requests.js';
 
 export type Execute = Executor['execute'];
 
 export interface Tracing {
-  /** First middleware: a server span per request, active for everything the request runs. */
-  traceRequests: RequestHandler;
+  /** Wraps the request listener: a server span per request, active for everything the request runs. */
+  traceListener: TraceListener;
   /** Wraps the executor's execute: a span per GraphQL operation, active while it runs. */
   traceExecute(execute: Execute): Execute;
   /** Wraps the tool runner: a span per MCP tool call, active while it runs. */
