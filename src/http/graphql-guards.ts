@@ -35,15 +35,6 @@ const BODY_REFUSALS: Record<string, RefusalCode> = {
   'request.aborted': 'graphql.request-aborted',
 };
 
-/** Whether a reading error is the client's (the body guard refuses it) rather than ours (a 500). */
-export function isClientBodyError(error: BodyError): boolean {
-  const { type, status } = error;
-  return (
-    (typeof type === 'string' && type in BODY_REFUSALS) ||
-    (typeof status === 'number' && status >= 400 && status < 500)
-  );
-}
-
 export const GRAPHIQL_AFTER = 'host';
 
 export function graphqlGuards(hostCheck: HostCheck): readonly Guard<GraphQLFacts>[] {

@@ -16,14 +16,7 @@ import type { DrainGate } from './drain-gate.js';
 import { errorHandler } from './error-handlers.js';
 import { sendGraphiQL, wantsGraphiQL } from './graphiql.js';
 import { runGuards, type FactProducers } from './guard.js';
-import {
-  GRAPHIQL_AFTER,
-  graphqlGuards,
-  isClientBodyError,
-  type BodyError,
-  type BodyOutcome,
-  type GraphQLFacts,
-} from './graphql-guards.js';
+import { GRAPHIQL_AFTER, graphqlGuards, type BodyOutcome, type GraphQLFacts } from './graphql-guards.js';
 import type { GraphQLRoute } from './graphql-route.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
 import type { Metrics } from './metrics.js';
