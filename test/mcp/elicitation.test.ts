@@ -227,10 +227,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
     const entries = () =>
       server.count('watchlist_items', `user_id = (select id from users where username = '${username}')`);
     expect(await entries()).toBe(1);
-    const second = (await client.callTool({
-      name: 'removeFromWatchlist',
-      arguments: { itemId, confirmationToken },
-    })) as { isError?: boolean; structuredContent: Envelope };
+    const second = await callTool(client, 'removeFromWatchlist', { itemId, confirmationToken });
     // With the token the call acts without asking again.
     expect(second.structuredContent).toEqual({ data: true, errors: [] });
     expect(asked).toBe(1);
