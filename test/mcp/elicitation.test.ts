@@ -64,6 +64,7 @@ const remove = (client: Client, itemId: string, options?: { signal?: AbortSignal
     options,
   ) as unknown as Promise<{
     isError?: boolean;
+    content: { text: string }[];
     structuredContent: Envelope;
   }>;
 
@@ -125,6 +126,10 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
         message:
           'The user did not confirm removeFromWatchlist: nothing was done. Call it again only if the user asks.',
       });
+      // What a model that reads only the text sees (docs/errors.md, What a model reads).
+      expect(result.content[0]!.text, answer.action).toBe(
+        'FORBIDDEN (not retryable): The user did not confirm removeFromWatchlist: nothing was done. Call it again only if the user asks.',
+      );
     }
     expect(await entries()).toBe(1);
   });
