@@ -135,7 +135,13 @@ export function createToolRunner(options: ToolRunnerOptions) {
     const total = operation.settings.progressSteps;
     await call.sendProgress?.(total ?? 1, total ?? 1, 'Done').catch(() => undefined);
     const mapped = fitResultBudget(
-      toCallToolResult(result, operation.rootKey, operation.settings.allowPartialData, operation.renderText),
+      toCallToolResult(
+        result,
+        operation.rootKey,
+        operation.settings.allowPartialData,
+        operation.renderText,
+        call.args,
+      ),
       operation.resultShape,
       { args: call.args, offset: split.offset },
       options.resultMaxChars,

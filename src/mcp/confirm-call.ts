@@ -9,9 +9,11 @@
  *   sent elicitation/create on its own stream and waits for the user's answer, which the client POSTs on
  *   the session (session-elicitation.ts: sessions are served by a fresh server per request and by any
  *   replica, so the question's id is ours and the answer is routed back through the shared state). Yes
- *   acts; no, cancel, an error, no answer within MCP_ELICIT_TIMEOUT_SECONDS or the session's end act on
- *   nothing (FORBIDDEN, `confirmation: declined | unanswered`). Such a call must be served on the SDK
- *   path of a session, where the question can go out (`asksByElicitation`).
+ *   acts; no, cancel, no answer within MCP_ELICIT_TIMEOUT_SECONDS or the session's end act on nothing
+ *   (FORBIDDEN, `confirmation: declined | unanswered`). A client that answers the question with an error
+ *   (it declared elicitation and cannot show it), or whose stream cannot take it, never asked its user:
+ *   it gets the two steps' token in the same answer, so the agent can still ask. Such a call must be
+ *   served on the SDK path of a session, where the question can go out (`asksByElicitation`).
  * - every other client (stateless 2025 calls, whose answer could come back on no session, and
  *   clients without elicitation) gets two steps: the first answer is a BAD_REQUEST naming what would be
  *   acted on and carrying a short-lived confirmationToken; the second call, with that token and the
@@ -170,13 +172,20 @@ export async function confirmCall(
   const what = describe(target, request.variables);
 
   const question = `${operation.tool.title ?? operation.toolName}: ${what}. Go ahead?`;
+  // Set when the client declared elicitation but could not ask: the two steps say so.
+  let unaskable = false;
   if (channel.kind === 'elicitation') {
     const outcome = await channel.ask({ message: question, requestedSchema: REQUESTED_SCHEMA });
-    if ('unanswered' in outcome) return notConfirmed(operation, outcome.unanswered);
-    if ('error' in outcome) return notConfirmed(operation, 'error');
-    const { action, content } = outcome.result as { action?: unknown; content?: { confirm?: unknown } };
-    if (action === 'accept' && content?.confirm === true) return { kind: 'proceed' };
-    return notConfirmed(operation, 'declined');
+    // An error answer (a client that declares elicitation without a handler, as Mastra 0.x does) or a
+    // question that could not go out: the user was never asked, so the agent gets the token to ask.
+    if ('result' in outcome) {
+      const { action, content } = outcome.result as { action?: unknown; content?: { confirm?: unknown } };
+      if (action === 'accept' && content?.confirm === true) return { kind: 'proceed' };
+      return notConfirmed(operation, 'declined');
+    }
+    if ('unanswered' in outcome && outcome.unanswered !== 'unsent')
+      return notConfirmed(operation, outcome.unanswered);
+    unaskable = true;
   }
   if (channel.kind === 'input-required') {
     return {
@@ -195,7 +204,9 @@ export async function confirmCall(
   }
   const token = await signer.sign({ k: 'token', c: callHash });
   const message =
-    `Nothing done yet: ${operation.toolName} asks the user first. It would act on ${what}. ` +
+    `Nothing done yet: ${operation.toolName} asks the user first` +
+    (unaskable ? ' (the client could not show the question)' : '') +
+    `. It would act on ${what}. ` +
     `Ask the user; if they agree, call ` +
     `${operation.toolName} again with the same arguments plus "${CONFIRMATION_TOKEN_ARGUMENT}": "${token}" ` +
     `(valid ${CONFIRMATION_TTL_SECONDS / 60} minutes).`;
@@ -207,6 +218,7 @@ export async function confirmCall(
       confirmationToken: token,
       expiresAt: new Date(Date.now() + CONFIRMATION_TTL_SECONDS * 1000).toISOString(),
       ...(target !== undefined ? { target } : {}),
+      ...(unaskable ? { elicitation: 'failed' } : {}),
     }),
   };
 }
@@ -216,12 +228,11 @@ const NOT_CONFIRMED = {
   declined: (tool: string) => `The user did not confirm ${tool}`,
   timeout: (tool: string) => `The user did not answer whether to run ${tool} in time`,
   'session-ended': (tool: string) => `The session ended before the user answered whether to run ${tool}`,
-  error: (tool: string) => `The client could not ask the user whether to run ${tool} (it answered an error)`,
 };
 
 /** The user said no, or could not say yes: nothing was done, and the agent is told not to insist. */
 function notConfirmed(operation: CuratedOperation, why: keyof typeof NOT_CONFIRMED): ConfirmationDecision {
-  const confirmation = why === 'declined' || why === 'error' ? 'declined' : 'unanswered';
+  const confirmation = why === 'declined' ? 'declined' : 'unanswered';
   return {
     kind: 'answer',
     outcome: confirmation === 'declined' ? 'DECLINED' : 'UNCONFIRMED',

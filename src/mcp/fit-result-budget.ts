@@ -1,6 +1,7 @@
 /**
  * Response budgets (docs/mcp.md, Response budgets). An answer whose structuredContent would be longer than the budget
- * (MCP_RESULT_MAX_CHARS characters of JSON; the text block repeats it) is cut between items, never
+ * (MCP_RESULT_MAX_CHARS characters of JSON; the text block repeats it, after a partial answer's error
+ * lines, which the cut leaves room for) is cut between items, never
  * inside one, and says so in a `truncated` marker beside `data` and `errors` (declared in the tool's
  * outputSchema) with the complete arguments that fetch the rest:
  * - a list at the root keeps its first items; the rest comes with `offset`;
@@ -13,6 +14,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { OFFSET_ARGUMENT } from '../operations/tool-arguments.js';
 import type { ResultShape } from '../operations/result-shape.js';
+import type { ToolError } from './to-call-tool-result.js';
+import { toolErrorText } from './tool-error-text.js';
 
 interface Truncation {
   returned: number;
@@ -41,17 +44,20 @@ export function fitResultBudget(
 ): CallToolResult {
   const structured = result.structuredContent as Structured | undefined;
   if (!shape || !structured) return result;
+  // A partial answer's text starts with its error lines: the JSON after them gets what they leave.
+  const lines = toolErrorText(structured.errors as ToolError[], call.args);
+  const room = maxChars - lines.length;
   let fitted: Structured | undefined;
   if (shape.kind === 'list' && Array.isArray(structured.data)) {
-    fitted = fitList(structured, structured.data, call, maxChars);
+    fitted = fitList(structured, structured.data, call, room);
   } else if (shape.kind === 'page' && isPage(structured.data, shape.listKey)) {
-    fitted = fitPage(structured, structured.data, shape, call, maxChars);
+    fitted = fitPage(structured, structured.data, shape, call, room);
   }
   if (!fitted) return result;
   return {
     ...result,
     structuredContent: { ...fitted },
-    content: [{ type: 'text', text: JSON.stringify(fitted) }],
+    content: [{ type: 'text', text: lines + JSON.stringify(fitted) }],
   };
 }
 

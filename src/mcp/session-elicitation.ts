@@ -9,7 +9,8 @@
  * keyed by session and id.
  *
  * A question always settles: the answer, or none within the bound (the client is told to stop asking),
- * or the session ended, or the call was cancelled (the wait throws the call's reason).
+ * or the session ended, or it could not be sent, or the call was cancelled (the wait throws the call's
+ * reason).
  */
 import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
@@ -22,8 +23,11 @@ export interface ElicitationQuestion {
   requestedSchema: Record<string, unknown>;
 }
 
-/** How a question ended: the client's answer, or no answer within the bound, or its session ended. */
-export type ElicitationOutcome = ClientAnswer | { unanswered: 'timeout' | 'session-ended' };
+/**
+ * How a question ended: the client's answer, or no answer within the bound, or its session ended, or
+ * the question could not be sent at all (the client declared elicitation but its stream is gone).
+ */
+export type ElicitationOutcome = ClientAnswer | { unanswered: 'timeout' | 'session-ended' | 'unsent' };
 
 /** Asks the call's client; rejects with the signal's reason when the call is cancelled first. */
 export type Elicit = (question: ElicitationQuestion, signal: AbortSignal) => Promise<ElicitationOutcome>;
@@ -85,13 +89,14 @@ export function createSessionElicitation(answers: ClientAnswers, timeoutMs: numb
           }, timeoutMs);
           pending.add(ended);
           signal.addEventListener('abort', onAbort, { once: true });
+          // A question that cannot go out is no error of the call: confirm-call.ts asks in two steps instead.
           send({
             jsonrpc: '2.0',
             id,
             method: 'elicitation/create',
             // No `mode`: form is what it means when absent, in 2025-06-18 and 2025-11-25 alike.
             params: { message: question.message, requestedSchema: question.requestedSchema },
-          }).catch((error: unknown) => settle(undefined, error));
+          }).catch(() => (signal.aborted ? settle() : settle({ unanswered: 'unsent' })));
         });
     },
     answer(sessionId, id, answer) {

@@ -1,12 +1,15 @@
 /**
  * Maps a GraphQL execution result to a CallToolResult (docs/contract.md, MCP tools): structuredContent carries
- * `{ data, errors }` on every path, so the classification always reaches the agent; the text block is a
- * copy for clients that read only text (or, for a full success of a tool that opts in with `text` in
- * tools.json, a short sentence); isError marks anything short of full success.
+ * `{ data, errors }` on every path, so the classification always reaches the agent; isError marks
+ * anything short of full success. The text block is for clients that show a model only the text: a
+ * success is the JSON (or, for a tool that opts in with `text` in tools.json, a short sentence); an
+ * answer with errors starts with one line per error, classification and retry first
+ * (tool-error-text.ts), followed by the JSON when there is data.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { CLASSIFICATIONS, RETRYABLE, type Classification } from '../errors.js';
+import { toolErrorText } from './tool-error-text.js';
 
 export interface ToolError {
   message: string;
@@ -33,13 +36,21 @@ export function toToolError(error: Pick<GraphQLError, 'message' | 'path' | 'exte
   };
 }
 
-function envelope(data: unknown, errors: ToolError[], isError: boolean, text?: string): CallToolResult {
-  const structuredContent = { data, errors };
-  return {
-    content: [{ type: 'text', text: text ?? JSON.stringify(structuredContent) }],
-    structuredContent,
-    isError,
-  };
+function envelope(data: unknown, errors: ToolError[], isError: boolean, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: { data, errors }, isError };
+}
+
+/**
+ * The text block of `{ data, errors }`: the error lines, then the JSON unless the data is null (a total
+ * failure is said by its lines alone). `args` are the call's, to name the argument at fault.
+ */
+export function toolResultText(
+  structured: { data: unknown; errors: readonly ToolError[] } & Record<string, unknown>,
+  args?: Record<string, unknown>,
+): string {
+  const lines = toolErrorText(structured.errors, args);
+  if (lines && structured.data === null) return lines.trimEnd();
+  return lines + JSON.stringify(structured);
 }
 
 /**
@@ -54,13 +65,17 @@ export function isSharedToolResult(result: CallToolResult): boolean {
   return sharedToolResults.has(result);
 }
 
+/** `args`: the call's arguments, so that an error's text can name the one at fault. */
 export function toCallToolResult(
   result: ExecutionResult,
   rootKey: string,
   allowPartialData: boolean,
   renderText?: (data: unknown) => string,
+  args?: Record<string, unknown>,
 ): CallToolResult {
-  if (!Object.isFrozen(result)) return mapResult(result, rootKey, allowPartialData, renderText);
+  // An answer with errors names this call's arguments in its text, so it is never shared.
+  if (!Object.isFrozen(result) || (result.errors?.length ?? 0) > 0)
+    return mapResult(result, rootKey, allowPartialData, renderText, args);
   // Kept per mapping: a reloaded operation may map the same shared result differently.
   const mappedBy = [rootKey, allowPartialData, renderText];
   const kept = sharedMappings.get(result);
@@ -76,12 +91,13 @@ function mapResult(
   rootKey: string,
   allowPartialData: boolean,
   renderText: ((data: unknown) => string) | undefined,
+  args?: Record<string, unknown>,
 ): CallToolResult {
   const data = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] ?? null;
   const errors = (result.errors ?? []).map(toToolError);
-  if (errors.length === 0) return envelope(data, errors, false, renderText?.(data));
-  if (data !== null) return envelope(data, errors, !allowPartialData);
-  return envelope(null, errors, true, `GraphQL operation failed: ${errors.map((e) => e.message).join('; ')}`);
+  if (errors.length === 0)
+    return envelope(data, errors, false, renderText?.(data) ?? JSON.stringify({ data, errors }));
+  return envelope(data, errors, data === null || !allowPartialData, toolResultText({ data, errors }, args));
 }
 
 /** A failure raised by the tool layer itself (arguments, deadline, circuit, confirmation), in the same shape. */
@@ -89,6 +105,7 @@ export function toolFailure(
   classification: Classification,
   message: string,
   extensions?: Record<string, unknown>,
+  args?: Record<string, unknown>,
 ): CallToolResult {
   const error: ToolError = {
     message,
@@ -97,5 +114,5 @@ export function toolFailure(
     retryable: RETRYABLE[classification],
     ...(extensions ? { extensions } : {}),
   };
-  return envelope(null, [error], true, `GraphQL operation failed: ${message}`);
+  return envelope(null, [error], true, toolResultText({ data: null, errors: [error] }, args));
 }

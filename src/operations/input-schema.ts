@@ -2,6 +2,9 @@
  * Derives a tool's inputSchema from its operation's variable definitions (docs/contract.md, MCP tools): scalars,
  * enums with their values' descriptions, input objects (closed to unknown keys), lists, required for
  * non-null without default, defaults, @oneOf as exactly one key, and @range/@size/@pattern as bounds.
+ * Every listed schema stays inside what strict converters keep the meaning of (OpenAI's strict subset:
+ * no keyword that contradicts "every property required"), so @oneOf is listed as a choice of one-key
+ * objects rather than minProperties/maxProperties.
  *
  * Two forms of the same derivation. `strict` is what tools/call validates arguments against: it accepts
  * everything GraphQL accepts (an id as a string or an integer, an explicit null for an optional
@@ -160,9 +163,23 @@ function nonNullSchema(d: Derivation, type: GraphQLInputType, targetDescription?
       });
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
     }
+    const description = listed && !targetDescription && type.description ? type.description : undefined;
+    // Listed, "exactly one key" is a choice of one-key objects: strict converters (OpenAI's) make every
+    // property required, which turns minProperties/maxProperties 1 into a contradiction, but keep anyOf.
+    if (listed && type.isOneOf) {
+      return {
+        ...(description ? { description } : {}),
+        anyOf: Object.entries(properties).map(([key, value]) => ({
+          type: 'object',
+          properties: { [key]: value },
+          required: [key],
+          additionalProperties: false,
+        })),
+      };
+    }
     return {
       type: 'object',
-      ...(listed && !targetDescription && type.description ? { description: type.description } : {}),
+      ...(description ? { description } : {}),
       properties,
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,

@@ -5,7 +5,7 @@
  * name is reserved: an operation declaring a variable of that name stops the server at boot.
  */
 import { IDEMPOTENCY_KEY_PATTERN } from '../graphql/execute-idempotently.js';
-import type { JsonSchema } from './json-schema.js';
+import { orNull, type JsonSchema } from './json-schema.js';
 
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
 export const CONFIRMATION_TOKEN_ARGUMENT = 'confirmationToken';
@@ -17,11 +17,14 @@ const MAX_TOKEN_LENGTH = 1024;
 /** Highest offset accepted: more than any list a tool returns today, and a bound on the work asked. */
 const MAX_OFFSET = 100_000;
 
-/** The checked form of each argument (tools/call validates against it). */
+/**
+ * The checked form of each argument (tools/call validates against it). A null means "not given", as
+ * models in strict mode send every key and null for those they do not use.
+ */
 const ARGUMENT_SCHEMAS: Record<string, JsonSchema> = {
-  [IDEMPOTENCY_KEY_ARGUMENT]: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
-  [CONFIRMATION_TOKEN_ARGUMENT]: { type: 'string', minLength: 1, maxLength: MAX_TOKEN_LENGTH },
-  [OFFSET_ARGUMENT]: { type: 'integer', minimum: 0, maximum: MAX_OFFSET },
+  [IDEMPOTENCY_KEY_ARGUMENT]: orNull({ type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }),
+  [CONFIRMATION_TOKEN_ARGUMENT]: orNull({ type: 'string', minLength: 1, maxLength: MAX_TOKEN_LENGTH }),
+  [OFFSET_ARGUMENT]: orNull({ type: 'integer', minimum: 0, maximum: MAX_OFFSET }),
 };
 
 /**

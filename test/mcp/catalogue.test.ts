@@ -64,7 +64,10 @@ describe('the partial-data policy per operation', () => {
         extensions: expect.objectContaining({ entityType: 'Movie' }),
       }),
     ]);
-    expect(JSON.parse((strict.content as { text: string }[])[0]!.text)).toEqual(strict.structuredContent);
+    // The text: the error's line, then the JSON (error-text.test.ts).
+    const [line, json] = (strict.content as { text: string }[])[0]!.text.split('\n');
+    expect(line).toMatch(/^NOT_FOUND \(not retryable\): no movies with ids 999/);
+    expect(JSON.parse(json!)).toEqual(strict.structuredContent);
     const lenient = await callTool(client, 'moviesByIdsLenient', { ids: ['1', '999'] });
     expect(lenient.isError).toBe(false);
     expect(lenient.structuredContent.errors).toHaveLength(1);

@@ -3,7 +3,8 @@
  * elicitation is asked with elicitation/create on the call's own stream, and its user's answer, POSTed
  * on the session, decides, whichever server instance or replica receives it. Also: no answer within the
  * bound (shortened here) settles the call as unconfirmed, a cancelled call or a deleted session settles
- * it, concurrent questions in one session get their own answers, and a later answer acts on nothing.
+ * it, concurrent questions in one session get their own answers, a later answer acts on nothing, and a
+ * client that answers the question with an error gets the two-step token instead of a dead end.
  * The flows of the other client kinds are in confirmation.test.ts.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -63,6 +64,7 @@ const remove = (client: Client, itemId: string, options?: { signal?: AbortSignal
     options,
   ) as unknown as Promise<{
     isError?: boolean;
+    content: { text: string }[];
     structuredContent: Envelope;
   }>;
 
@@ -124,6 +126,10 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
         message:
           'The user did not confirm removeFromWatchlist: nothing was done. Call it again only if the user asks.',
       });
+      // What a model that reads only the text sees (docs/errors.md, What a model reads).
+      expect(result.content[0]!.text, answer.action).toBe(
+        'FORBIDDEN (not retryable): The user did not confirm removeFromWatchlist: nothing was done. Call it again only if the user asks.',
+      );
     }
     expect(await entries()).toBe(1);
   });
@@ -188,6 +194,49 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
       message: expect.stringMatching(/^The session ended before the user answered/),
     });
     expect(await entries()).toBe(1);
+  });
+
+  it('a client that declares elicitation but answers the question with an error (as Mastra 0.x does) gets the two-step token in the same answer, and the token then removes the entry', async () => {
+    const { token, username } = await server.newUser();
+    let asked = 0;
+    const client = new Client({ name: 'no-handler', version: '1' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      asked += 1;
+      throw new Error('No elicitation handler is registered');
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    closers.push(() => client.close());
+    const added = await callTool<{ id: string }>(client, 'addToWatchlist', { subject: { movieId: '49' } });
+    const itemId = added.structuredContent.data.id;
+    const first = await remove(client, itemId);
+    expect(asked).toBe(1);
+    expect(first.isError).toBe(true);
+    const error = first.structuredContent.errors[0]!;
+    expect(error).toMatchObject({
+      classification: 'BAD_REQUEST',
+      extensions: {
+        field: 'confirmationToken',
+        elicitation: 'failed',
+        target: { content: { title: 'Se7en' } },
+      },
+      message: expect.stringMatching(
+        /^Nothing done yet: removeFromWatchlist asks the user first \(the client could not show the question\)\. It would act on "Se7en" \(1995\)/,
+      ),
+    });
+    const confirmationToken = error.extensions!.confirmationToken as string;
+    expect(confirmationToken).toEqual(expect.any(String));
+    const entries = () =>
+      server.count('watchlist_items', `user_id = (select id from users where username = '${username}')`);
+    expect(await entries()).toBe(1);
+    const second = await callTool(client, 'removeFromWatchlist', { itemId, confirmationToken });
+    // With the token the call acts without asking again.
+    expect(second.structuredContent).toEqual({ data: true, errors: [] });
+    expect(asked).toBe(1);
+    expect(await entries()).toBe(0);
   });
 
   it('a client that declares only URL elicitation (no form) gets the two-step token, and no question', async () => {

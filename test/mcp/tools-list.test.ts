@@ -178,16 +178,18 @@ describe('tools/list', () => {
     expect(input('getMovie').properties.id).toEqual({ type: 'string', description: "The movie's id." });
   });
 
-  it('@oneOf becomes exactly one key, and directive bounds become JSON Schema bounds', () => {
+  it('@oneOf becomes a choice of one-key objects, and directive bounds become JSON Schema bounds', () => {
+    // Not minProperties/maxProperties: strict converters make every key required, which contradicts them.
     const subject = input('addToWatchlist').properties.subject!;
-    expect(subject).toMatchObject({
-      type: 'object',
-      minProperties: 1,
-      maxProperties: 1,
-      additionalProperties: false,
+    expect(subject).toEqual({
       description: 'The title to add: exactly one of movieId or tvShowId.',
+      anyOf: ['movieId', 'tvShowId'].map((key) => ({
+        type: 'object',
+        properties: { [key]: { type: 'string', description: expect.any(String) } },
+        required: [key],
+        additionalProperties: false,
+      })),
     });
-    expect(Object.keys(subject.properties!)).toEqual(['movieId', 'tvShowId']);
     const review = core(input('createReview').properties.input);
     expect(review.properties!.score).toMatchObject({ type: 'integer', minimum: 1, maximum: 10 });
     expect(review.properties!.comment).toMatchObject({ type: 'string', maxLength: 2000 });

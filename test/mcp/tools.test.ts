@@ -35,13 +35,16 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
   const call = async <T = unknown>(client: Client, name: string, args: Record<string, unknown> = {}) => {
     const result = await callTool<T>(client, name, args);
     results.set(name, [...(results.get(name) ?? []), result.structuredContent]);
-    // The text block is the same JSON as structuredContent, or the failure sentence, or (a tool that
-    // opts in, on full success) its short rendering.
+    // The text block is the same JSON as structuredContent, or (a tool that opts in, on full success)
+    // its short rendering; with errors it starts with a line per error, classification first, and a
+    // total failure is those lines alone (error-text.test.ts).
     const text = textOf(result);
-    if (result.isError && result.structuredContent.data === null)
-      expect(text).toMatch(/^GraphQL operation failed: /);
-    else if (RENDERED.has(name) && !result.isError && result.structuredContent.errors.length === 0)
-      expect(text).not.toMatch(/^[[{]/);
+    const { data, errors } = result.structuredContent;
+    if (errors.length > 0) expect(text.startsWith(`${errors[0]!.classification} (`)).toBe(true);
+    if (errors.length > 0 && data === null) expect(text).not.toContain('{');
+    else if (errors.length > 0)
+      expect(JSON.parse(text.split('\n').at(-1)!)).toEqual(result.structuredContent);
+    else if (RENDERED.has(name)) expect(text).not.toMatch(/^[[{]/);
     else expect(JSON.parse(text)).toEqual(result.structuredContent);
     return result;
   };
@@ -115,7 +118,7 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
       ],
     });
     expect((result.content as { text: string }[])[0]!.text).toBe(
-      'GraphQL operation failed: Entity Movie not found for id: 999',
+      'NOT_FOUND (not retryable): no movie with id 999 (argument "movieId"). Look the id up with searchMovies.',
     );
   });
 
