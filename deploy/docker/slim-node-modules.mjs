@@ -9,7 +9,9 @@
 //     licences, none of which Node loads.
 // Prints the size before and after.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import console from 'node:console';
 import path from 'node:path';
+import process from 'node:process';
 
 const root = process.cwd();
 const modules = path.join(root, 'node_modules');
@@ -90,7 +92,10 @@ const assetFiles = new Set(Object.values(ASSETS).map((asset) => asset.file));
 for (const name of ASSET_ONLY) {
   const dir = path.join(modules, name);
   if (existsSync(dir)) {
-    keepOnly(dir, (file) => file === 'package.json' || isLicence(file) || assetFiles.has(path.join(dir, file)));
+    keepOnly(
+      dir,
+      (file) => file === 'package.json' || isLicence(file) || assetFiles.has(path.join(dir, file)),
+    );
   }
 }
 for (const file of assetFiles) {
