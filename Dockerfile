@@ -10,7 +10,9 @@
 #                   (default false: about 28 MB the default install does without)
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# Build stage: compile TypeScript and the native SQLite binding, then keep production dependencies only.
+# Build stage: production dependencies (the native SQLite binding compiled), then the TypeScript compiled
+# by the lock's TypeScript alone: type checking is CI's job (npm run check), so the build stage needs
+# none of the dev dependencies (tests, lint, benchmarks), about half of the packages.
 FROM ${NODE_IMAGE} AS build
 ARG EXTRA_CA_CERTS=""
 ARG TRACING=false
@@ -26,14 +28,17 @@ COPY scripts ./scripts
 RUN if [ -n "$EXTRA_CA_CERTS" ]; then \
       printf '%s\n' "$EXTRA_CA_CERTS" >/tmp/extra-ca.pem && export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; \
     fi \
-  && npm ci --no-audit --no-fund \
+  && npm ci --omit=dev $( [ "$TRACING" = true ] || echo --omit=optional ) --no-audit --no-fund \
+  && lock() { node -p "require('./package-lock.json').packages['node_modules/$1'].version"; } \
+  && npm install --prefix /opt/typescript --no-save --no-audit --no-fund \
+       "typescript@$(lock typescript)" "@types/node@$(lock @types/node)" \
   && rm -f /tmp/extra-ca.pem
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY deploy/docker/slim-node-modules.mjs ./deploy/docker/
-RUN npm run build \
-  && find dist -name '*.map' -delete \
-  && if [ "$TRACING" = true ]; then npm prune --omit=dev; else npm prune --omit=dev --omit=optional; fi \
+# verbatimModuleSyntax and isolatedModules make each file's output independent of type information.
+RUN /opt/typescript/node_modules/.bin/tsc -p tsconfig.build.json --noCheck --sourceMap false \
+      --typeRoots /opt/typescript/node_modules/@types \
   && node deploy/docker/slim-node-modules.mjs
 
 # Runtime stage: production dependencies and compiled code only, as the unprivileged node user.

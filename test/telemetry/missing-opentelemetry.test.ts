@@ -9,7 +9,8 @@ import { TEST_JWT_SECRET } from '../helpers/server.js';
 
 const HIDE = path.resolve(import.meta.dirname, '../fixtures/hide-opentelemetry.mjs');
 
-describe('tracing without the optional OpenTelemetry packages', () => {
+// Each test starts the real command through tsx: allow for a busy machine.
+describe('tracing without the optional OpenTelemetry packages', { timeout: 90_000 }, () => {
   it('OTEL_EXPORTER_OTLP_ENDPOINT set with the packages missing stops the server with exit 78 and says how to install them', async () => {
     const result = await runCli([], {
       env: {
