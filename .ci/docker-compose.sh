@@ -52,6 +52,8 @@ else
   dockerd_pid=$!
   for _ in $(seq 1 120); do docker info >/dev/null 2>&1 && break; kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.5; done
   docker info >/dev/null 2>&1 || { cat "$work/dockerd.log"; fail "dockerd did not start"; }
+  # The daemon's own pid, as it wrote it (setsid may have forked before exec).
+  dockerd_pid="$(cat "$work/dockerd.pid")"
   echo "started dockerd (pid $dockerd_pid)"
 fi
 docker info --format 'engine {{.ServerVersion}}, storage {{.Driver}}, cgroup v{{.CgroupVersion}}'
