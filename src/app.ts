@@ -27,6 +27,7 @@ import type { DrainGate } from './http/drain-gate.js';
 import type { Metrics } from './http/metrics.js';
 import { readBody } from './http/read-body.js';
 import { requestContext } from './http/request-context.js';
+import { createOAuthServer } from './oauth/oauth-server.js';
 
 export interface AppDependencies {
   config: Config;
@@ -44,6 +45,8 @@ export interface AppDependencies {
   redis?: Pick<RedisConnection, 'health'>;
   /** Present only when tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracing?: Pick<Tracing, 'traceRequests'>;
+  /** The JWT secret: with it, and no OAUTH_ISSUER, the built-in authorization server (src/oauth/) is on. */
+  oauthSecret?: string;
   /** Told who answered each request the node:http front began (tests). */
   onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
@@ -100,6 +103,13 @@ export function createApp(deps: AppDependencies): RequestListener {
     verifier: deps.verifier,
   });
   app.use(mcp.router);
+
+  // The built-in OAuth 2.1 authorization server, on the MCP SDK's handlers (why: src/oauth/oauth-server.ts).
+  if (deps.oauthSecret && !deps.config.oauth) {
+    const { store, tokens, limits } = deps;
+    const publicUrl = deps.config.mcp.publicUrl;
+    app.use(createOAuthServer({ store, tokens, limits, secret: deps.oauthSecret, publicUrl, hostCheck }));
+  }
 
   app.use(notFoundHandler);
   app.use(errorHandler);
