@@ -8,7 +8,10 @@
  * the whole grant (OAuth 2.1, refresh token rotation and authorization code reuse).
  */
 import type { Response } from 'express';
-import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type {
+  AuthorizationParams,
+  OAuthServerProvider,
+} from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
   InvalidClientMetadataError,
@@ -78,7 +81,9 @@ export function createAuthorizationProvider(options: AuthorizationProviderOption
       if (refusal) throw new InvalidClientMetadataError(refusal);
       const grants = client.grant_types ?? ['authorization_code'];
       if (grants.some((grant) => grant !== 'authorization_code' && grant !== 'refresh_token'))
-        throw new InvalidClientMetadataError('Only the authorization_code and refresh_token grants are supported');
+        throw new InvalidClientMetadataError(
+          'Only the authorization_code and refresh_token grants are supported',
+        );
       const full = client as OAuthClientInformationFull;
       if (!(await store.registerClient(full, now())))
         throw new TooManyRequestsError('This server holds as many client registrations as it allows');
@@ -198,7 +203,12 @@ export function createAuthorizationProvider(options: AuthorizationProviderOption
     async verifyAccessToken(token) {
       try {
         const identity = await tokens.verify(token);
-        return { token, clientId: identity.subject, scopes: [...identity.scopes], expiresAt: identity.expiresAt };
+        return {
+          token,
+          clientId: identity.subject,
+          scopes: [...identity.scopes],
+          expiresAt: identity.expiresAt,
+        };
       } catch {
         throw new InvalidTokenError('The access token is not valid');
       }

@@ -84,7 +84,10 @@ function answerLimit(res: Response, error: unknown): void {
   res
     .status(429)
     .set({ 'Retry-After': String(seconds), 'Cache-Control': 'no-store' })
-    .json({ error: 'too_many_requests', error_description: error instanceof Error ? error.message : 'Rate limited' });
+    .json({
+      error: 'too_many_requests',
+      error_description: error instanceof Error ? error.message : 'Rate limited',
+    });
 }
 
 export function createOAuthServer(options: OAuthServerOptions): Router {
@@ -127,15 +130,21 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
       .then((decision) =>
         decision.allowed
           ? next()
-          : answerLimit(res, new AppError('RATE_LIMITED', 'Too many requests', {
-              retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
-            })),
+          : answerLimit(
+              res,
+              new AppError('RATE_LIMITED', 'Too many requests', {
+                retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
+              }),
+            ),
       )
       .catch(next);
   };
   const registrationAdmitted: RequestHandler = (req, res, next) => {
     if (req.method !== 'POST') return next();
-    options.limits.startRegistration(req.ip).then(() => next(), (error: unknown) => answerLimit(res, error));
+    options.limits.startRegistration(req.ip).then(
+      () => next(),
+      (error: unknown) => answerLimit(res, error),
+    );
   };
   // The pages' CSRF check: the form's token must be the one the cookie holds (double submit).
   const csrfOf = (req: Request) => {
@@ -157,7 +166,11 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
   router.post('/oauth/sign-in', form, handleSignIn(pages));
   router.post('/oauth/consent', admitted, form, handleConsent(pages));
   router.use('/token', admitted, tokenHandler({ provider, rateLimit: false }));
-  router.use('/register', registrationAdmitted, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false }));
+  router.use(
+    '/register',
+    registrationAdmitted,
+    clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false }),
+  );
   router.use('/revoke', admitted, revocationHandler({ provider, rateLimit: false }));
   return router;
 }

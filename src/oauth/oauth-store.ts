@@ -82,8 +82,12 @@ function toGrant(row: Row): GrantRecord {
 export function createOAuthStore(db: Kysely<Database>, options: OAuthStoreOptions): OAuthStore {
   const clientCount = async () =>
     Number(
-      (await db.selectFrom('oauth_clients').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ??
-        0,
+      (
+        await db
+          .selectFrom('oauth_clients')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
     );
   return {
     async getClient(clientId) {
@@ -107,7 +111,11 @@ export function createOAuthStore(db: Kysely<Database>, options: OAuthStoreOption
       }
       await db
         .insertInto('oauth_clients')
-        .values({ client_id: client.client_id, client_json: JSON.stringify(client), created_at: now.toISOString() })
+        .values({
+          client_id: client.client_id,
+          client_json: JSON.stringify(client),
+          created_at: now.toISOString(),
+        })
         .execute();
       return true;
     },
@@ -137,7 +145,9 @@ export function createOAuthStore(db: Kysely<Database>, options: OAuthStoreOption
         .selectAll()
         .where('code_hash', '=', hashSecret(code))
         .executeTakeFirst();
-      return row ? { ...toGrant(row), redirectUri: row.redirect_uri, codeChallenge: row.code_challenge } : undefined;
+      return row
+        ? { ...toGrant(row), redirectUri: row.redirect_uri, codeChallenge: row.code_challenge }
+        : undefined;
     },
 
     async useCode(code, now) {

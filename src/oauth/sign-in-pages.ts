@@ -31,7 +31,8 @@ function send(res: Response, status: number, title: string, body: string): void 
     .set({
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
       'X-Frame-Options': 'DENY',
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
@@ -84,7 +85,9 @@ export interface ConsentPage {
 }
 
 export function sendConsentPage(res: Response, page: ConsentPage): void {
-  const items = page.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`);
+  const items = page.scopes.map(
+    (s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`,
+  );
   send(
     res,
     200,
@@ -98,5 +101,10 @@ export function sendConsentPage(res: Response, page: ConsentPage): void {
 }
 
 export function sendErrorPage(res: Response, status: number, message: string): void {
-  send(res, status, 'Sign-in problem', `<h1>This sign-in cannot continue</h1>${alert(message)}<p>Start again from your application.</p>`);
+  send(
+    res,
+    status,
+    'Sign-in problem',
+    `<h1>This sign-in cannot continue</h1>${alert(message)}<p>Start again from your application.</p>`,
+  );
 }

@@ -24,7 +24,9 @@ export interface PageResult {
 export function hiddenFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    fields[match[1]!] = match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+    fields[match[1]!] = match[2]!.replace(/&#(\d+);/g, (_, code: string) =>
+      String.fromCharCode(Number(code)),
+    );
   return fields;
 }
 
@@ -47,7 +49,11 @@ export class PagesBrowser {
   async get(url: string): Promise<PageResult> {
     const response = await fetch(url, { redirect: 'manual', headers: this.cookieHeader() });
     this.remember(response);
-    return { status: response.status, html: await response.text(), location: response.headers.get('location') ?? undefined };
+    return {
+      status: response.status,
+      html: await response.text(),
+      location: response.headers.get('location') ?? undefined,
+    };
   }
 
   async post(url: string, fields: Record<string, string>): Promise<PageResult> {
@@ -58,7 +64,11 @@ export class PagesBrowser {
       body: new URLSearchParams(fields).toString(),
     });
     this.remember(response);
-    return { status: response.status, html: await response.text(), location: response.headers.get('location') ?? undefined };
+    return {
+      status: response.status,
+      html: await response.text(),
+      location: response.headers.get('location') ?? undefined,
+    };
   }
 
   /** Signs in and decides on the consent page; answers the redirect the decision produced. */
@@ -69,8 +79,12 @@ export class PagesBrowser {
   ): Promise<{ location: string; consentHtml: string }> {
     const origin = new URL(authorizationUrl).origin;
     const signIn = await this.get(authorizationUrl);
-    if (signIn.status !== 200) throw new Error(`authorize answered ${signIn.status}: ${signIn.html} ${signIn.location}`);
-    const consent = await this.post(`${origin}/oauth/sign-in`, { ...hiddenFields(signIn.html), ...credentials });
+    if (signIn.status !== 200)
+      throw new Error(`authorize answered ${signIn.status}: ${signIn.html} ${signIn.location}`);
+    const consent = await this.post(`${origin}/oauth/sign-in`, {
+      ...hiddenFields(signIn.html),
+      ...credentials,
+    });
     if (consent.status !== 200) throw new Error(`sign-in answered ${consent.status}: ${consent.html}`);
     const decided = await this.post(`${origin}/oauth/consent`, { ...hiddenFields(consent.html), decision });
     if (decided.status !== 303 || !decided.location) throw new Error(`consent answered ${decided.status}`);

@@ -39,7 +39,7 @@ describe.each(dialects)('built-in authorization server (%s)', (dialect) => {
     });
   });
 
-  it("the SDK client signs in through the pages and then lists tools and writes as that user", async () => {
+  it('the SDK client signs in through the pages and then lists tools and writes as that user', async () => {
     const user = await server.newUser();
     const provider = new PagesOAuthProvider(callback.url, { username: user.username, password: 'secret123' });
     const mcpUrl = new URL(`${server.url}/mcp`);
@@ -92,8 +92,8 @@ describe.each(dialects)('built-in authorization server (%s)', (dialect) => {
       {},
       provider.tokens()!.access_token,
     );
-    expect(written.body.errors?.[0]?.extensions?.classification ?? written.body.errors?.[0]?.extensions?.code).toBe(
-      'FORBIDDEN',
-    );
+    expect(
+      written.body.errors?.[0]?.extensions?.classification ?? written.body.errors?.[0]?.extensions?.code,
+    ).toBe('FORBIDDEN');
   });
 });

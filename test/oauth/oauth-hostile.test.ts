@@ -13,7 +13,9 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
   let server: TestServer;
   let user: { username: string; password: string };
   beforeAll(async () => {
-    server = await startTestServer(dialect, { env: { MCP_AUTH: 'required', REGISTRATIONS_PER_ADDRESS: '200' } });
+    server = await startTestServer(dialect, {
+      env: { MCP_AUTH: 'required', REGISTRATIONS_PER_ADDRESS: '200' },
+    });
     user = { username: (await server.newUser()).username, password: 'secret123' };
   });
   afterAll(() => server.stop());
@@ -24,7 +26,11 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
     const response = await fetch(`${server.url}/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'hostile', redirect_uris: redirectUris, token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'hostile',
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: 'none',
+      }),
     });
     return { status: response.status, body: (await response.json()) as Record<string, string> };
   }
@@ -78,9 +84,18 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
   });
 
   it('registration refuses redirect URIs that are not https, loopback or a reverse-domain scheme', async () => {
-    for (const uri of ['http://attacker.example/cb', 'javascript:alert(1)', 'https://ok.example/cb#frag', 'myapp:/cb']) {
+    for (const uri of [
+      'http://attacker.example/cb',
+      'javascript:alert(1)',
+      'https://ok.example/cb#frag',
+      'myapp:/cb',
+    ]) {
       const { status, body } = await register([uri]);
-      expect({ uri, status, error: body.error }).toEqual({ uri, status: 400, error: 'invalid_client_metadata' });
+      expect({ uri, status, error: body.error }).toEqual({
+        uri,
+        status: 400,
+        error: 'invalid_client_metadata',
+      });
     }
     expect((await register(['com.example.app:/callback', 'http://[::1]/cb'])).status).toBe(201);
   });
@@ -118,26 +133,53 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
 
   it('a replayed code is refused and revokes the refresh token the first exchange obtained', async () => {
     const { clientId, pkce, code } = await approvedCode();
-    const form = { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkce.verifier, redirect_uri: CALLBACK };
+    const form = {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      code_verifier: pkce.verifier,
+      redirect_uri: CALLBACK,
+    };
     const first = await token(form);
     expect(first.status).toBe(200);
     expect(await token(form)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    const refreshed = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.body.refresh_token! });
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: first.body.refresh_token!,
+    });
     expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('a redirect_uri or resource other than the authorization request named is refused', async () => {
     const a = await approvedCode();
     expect(
-      await token({ grant_type: 'authorization_code', client_id: a.clientId, code: a.code, code_verifier: a.pkce.verifier, redirect_uri: 'http://127.0.0.1:1/other' }),
+      await token({
+        grant_type: 'authorization_code',
+        client_id: a.clientId,
+        code: a.code,
+        code_verifier: a.pkce.verifier,
+        redirect_uri: 'http://127.0.0.1:1/other',
+      }),
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const b = await approvedCode();
     expect(
-      await token({ grant_type: 'authorization_code', client_id: b.clientId, code: b.code, code_verifier: b.pkce.verifier, resource: 'https://elsewhere.example/mcp' }),
+      await token({
+        grant_type: 'authorization_code',
+        client_id: b.clientId,
+        code: b.code,
+        code_verifier: b.pkce.verifier,
+        resource: 'https://elsewhere.example/mcp',
+      }),
     ).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
     const { body: client } = await register([CALLBACK]);
     const response = await fetch(
-      authorizeUrl(client.client_id!, { redirect_uri: CALLBACK, code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: 'https://elsewhere.example/mcp' }),
+      authorizeUrl(client.client_id!, {
+        redirect_uri: CALLBACK,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        resource: 'https://elsewhere.example/mcp',
+      }),
       { redirect: 'manual' },
     );
     expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
@@ -147,25 +189,52 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
     const a = await approvedCode();
     const { body: other } = await register([CALLBACK]);
     expect(
-      await token({ grant_type: 'authorization_code', client_id: other.client_id!, code: a.code, code_verifier: a.pkce.verifier }),
+      await token({
+        grant_type: 'authorization_code',
+        client_id: other.client_id!,
+        code: a.code,
+        code_verifier: a.pkce.verifier,
+      }),
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('refresh tokens rotate; the old one presented again ends the grant, and revocation ends it too', async () => {
     const { clientId, pkce, code } = await approvedCode();
-    const issued = await token({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkce.verifier });
-    const rotated = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: issued.body.refresh_token! });
+    const issued = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      code_verifier: pkce.verifier,
+    });
+    const rotated = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: issued.body.refresh_token!,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.refresh_token).not.toBe(issued.body.refresh_token);
-    const reused = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: issued.body.refresh_token! });
+    const reused = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: issued.body.refresh_token!,
+    });
     expect(reused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     // The reuse revoked the family: the newest token is dead too.
     expect(
-      await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: rotated.body.refresh_token! }),
+      await token({
+        grant_type: 'refresh_token',
+        client_id: clientId,
+        refresh_token: rotated.body.refresh_token!,
+      }),
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 
     const again = await approvedCode();
-    const fresh = await token({ grant_type: 'authorization_code', client_id: again.clientId, code: again.code, code_verifier: again.pkce.verifier });
+    const fresh = await token({
+      grant_type: 'authorization_code',
+      client_id: again.clientId,
+      code: again.code,
+      code_verifier: again.pkce.verifier,
+    });
     const revoked = await fetch(`${server.url}/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -173,7 +242,11 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
     });
     expect(revoked.status).toBe(200);
     expect(
-      await token({ grant_type: 'refresh_token', client_id: again.clientId, refresh_token: fresh.body.refresh_token! }),
+      await token({
+        grant_type: 'refresh_token',
+        client_id: again.clientId,
+        refresh_token: fresh.body.refresh_token!,
+      }),
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
@@ -181,14 +254,26 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
     const { body: client } = await register([CALLBACK]);
     const browser = new PagesBrowser();
     const page = await browser.get(
-      authorizeUrl(client.client_id!, { redirect_uri: CALLBACK, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+      authorizeUrl(client.client_id!, {
+        redirect_uri: CALLBACK,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }),
     );
     const fields = hiddenFields(page.html);
     const forged = await new PagesBrowser().post(`${server.url}/oauth/sign-in`, { ...fields, ...user });
     expect(forged.status).toBe(403);
-    const altered = await browser.post(`${server.url}/oauth/sign-in`, { ...fields, request: `${fields.request}x`, ...user });
+    const altered = await browser.post(`${server.url}/oauth/sign-in`, {
+      ...fields,
+      request: `${fields.request}x`,
+      ...user,
+    });
     expect(altered.status).toBe(403);
-    const wrong = await browser.post(`${server.url}/oauth/sign-in`, { ...fields, username: user.username, password: 'nope' });
+    const wrong = await browser.post(`${server.url}/oauth/sign-in`, {
+      ...fields,
+      username: user.username,
+      password: 'nope',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.html).toContain('Invalid credentials');
   });
@@ -197,7 +282,9 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
 describe('registration floods (sqlite)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { env: { MCP_AUTH: 'required', REGISTRATIONS_PER_ADDRESS: '3' } });
+    server = await startTestServer('sqlite', {
+      env: { MCP_AUTH: 'required', REGISTRATIONS_PER_ADDRESS: '3' },
+    });
   });
   afterAll(() => server.stop());
 
