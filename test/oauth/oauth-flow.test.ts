@@ -26,7 +26,11 @@ describe.each(dialects)('built-in authorization server (%s)', (dialect) => {
   });
 
   it('protected-resource metadata names this server, whose RFC 8414 metadata offers S256 only', async () => {
-    const resource = await (await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)).json();
+    const resource = (await (
+      await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)
+    ).json()) as {
+      authorization_servers: string[];
+    };
     expect(resource.authorization_servers).toEqual([server.url]);
     const metadata = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json();
     expect(metadata).toMatchObject({

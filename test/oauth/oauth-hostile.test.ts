@@ -80,7 +80,7 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
     );
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
-    expect((await response.json()).error).toBe('invalid_request');
+    expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
   });
 
   it('registration refuses redirect URIs that are not https, loopback or a reverse-domain scheme', async () => {
@@ -109,11 +109,12 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
 
   it('PKCE: plain or missing challenges are refused at the redirect, a wrong verifier at the token endpoint', async () => {
     const { body: client } = await register([CALLBACK]);
-    for (const params of [
+    const downgrades: Record<string, string>[] = [
       { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' },
       { code_challenge: 'a'.repeat(43) },
       {},
-    ]) {
+    ];
+    for (const params of downgrades) {
       const response = await fetch(authorizeUrl(client.client_id!, { redirect_uri: CALLBACK, ...params }), {
         redirect: 'manual',
       });
