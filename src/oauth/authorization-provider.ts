@@ -31,6 +31,8 @@ import { refuseRedirectUri } from './redirect-uris.js';
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const CODE_TTL_SECONDS = 60;
+const MAX_REDIRECT_URIS = 10;
+const MAX_CLIENT_JSON_CHARS = 8192;
 
 /** An authorization request that passed the SDK's checks and ours, waiting for sign-in and consent. */
 export interface PendingAuthorization {
@@ -62,10 +64,11 @@ export interface AuthorizationProvider extends OAuthServerProvider {
 
 /** The scopes asked for, all of ours when none are named; refuses one we do not grant. */
 export function requestedScopes(asked: readonly string[]): string[] {
-  if (asked.length === 0) return [...ALL_SCOPES];
-  const unknown = asked.filter((scope) => !(ALL_SCOPES as readonly string[]).includes(scope));
+  const named = asked.filter(Boolean);
+  if (named.length === 0) return [...ALL_SCOPES];
+  const unknown = named.filter((scope) => !(ALL_SCOPES as readonly string[]).includes(scope));
   if (unknown.length > 0) throw new InvalidScopeError(`Unknown scope: ${unknown.join(' ')}`);
-  return [...new Set(asked)];
+  return [...new Set(named)];
 }
 
 export function createAuthorizationProvider(options: AuthorizationProviderOptions): AuthorizationProvider {
@@ -77,6 +80,13 @@ export function createAuthorizationProvider(options: AuthorizationProviderOption
   const clientsStore: OAuthRegisteredClientsStore = {
     getClient: (clientId) => store.getClient(clientId),
     async registerClient(client) {
+      // Bounded: each registration is stored, and a cap of them fills the registry's budget.
+      if (client.redirect_uris.length > MAX_REDIRECT_URIS)
+        throw new InvalidClientMetadataError(`At most ${MAX_REDIRECT_URIS} redirect_uris may be registered`);
+      if (JSON.stringify(client).length > MAX_CLIENT_JSON_CHARS)
+        throw new InvalidClientMetadataError(
+          `The client metadata is over ${MAX_CLIENT_JSON_CHARS} characters`,
+        );
       const refusal = client.redirect_uris.map(refuseRedirectUri).find(Boolean);
       if (refusal) throw new InvalidClientMetadataError(refusal);
       const grants = client.grant_types ?? ['authorization_code'];
