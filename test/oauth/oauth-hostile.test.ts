@@ -187,6 +187,45 @@ describe.each(dialects)('built-in authorization server refuses (%s)', (dialect) 
     expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
   });
 
+  it('Deny redirects with access_denied and the state, and issues no code', async () => {
+    const { body: client } = await register([CALLBACK]);
+    const { location } = await new PagesBrowser().signInAndDecide(
+      authorizeUrl(client.client_id!, {
+        redirect_uri: CALLBACK,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        state: 'st-deny',
+      }),
+      user,
+      'deny',
+    );
+    const params = new URL(location).searchParams;
+    expect([params.get('error'), params.get('state'), params.get('code')]).toEqual([
+      'access_denied',
+      'st-deny',
+      null,
+    ]);
+    expect(await server.count('oauth_codes', `client_id = '${client.client_id}'`)).toBe(0);
+  });
+
+  it('the sign-in page is self-contained: labelled fields, no script or external asset, unframeable', async () => {
+    const { body: client } = await register([CALLBACK]);
+    const response = await fetch(
+      authorizeUrl(client.client_id!, {
+        redirect_uri: CALLBACK,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
+    const html = await response.text();
+    expect(html).toContain('<label for="username">Username</label><input id="username"');
+    expect(html).toContain('<label for="password">Password</label><input id="password"');
+    expect(html).not.toMatch(/<script|<link|src=|https?:\/\//);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('set-cookie')).toMatch(/HttpOnly.*SameSite=Strict|SameSite=Strict.*HttpOnly/);
+  });
+
   it('a code is only good for the client it was issued to', async () => {
     const a = await approvedCode();
     const { body: other } = await register([CALLBACK]);
