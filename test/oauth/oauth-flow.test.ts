@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJwksIssuer, type JwksIssuer } from '../helpers/jwks-issuer.js';
 import { callTool } from '../helpers/mcp.js';
 import { PagesOAuthProvider, startLoopbackCallback } from '../helpers/oauth-browser.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
@@ -99,5 +100,38 @@ describe.each(dialects)('built-in authorization server (%s)', (dialect) => {
     expect(
       written.body.errors?.[0]?.extensions?.classification ?? written.body.errors?.[0]?.extensions?.code,
     ).toBe('FORBIDDEN');
+  });
+});
+
+describe('with an external issuer configured', () => {
+  let jwks: JwksIssuer;
+  let server: TestServer;
+  beforeAll(async () => {
+    jwks = await startJwksIssuer();
+    server = await startTestServer('sqlite', {
+      env: {
+        OAUTH_ISSUER: jwks.issuer,
+        OAUTH_JWKS_URL: jwks.jwksUrl,
+        PUBLIC_URL: 'http://mcp.test',
+        MCP_AUTH: 'required',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await jwks.close();
+  });
+
+  it('the metadata names that issuer and the built-in endpoints are not served', async () => {
+    const resource = (await (
+      await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`, { headers: { host: 'mcp.test' } })
+    ).json()) as { authorization_servers: string[] };
+    expect(resource.authorization_servers).toEqual([jwks.issuer]);
+    for (const path of ['/.well-known/oauth-authorization-server', '/authorize', '/register', '/token']) {
+      const response = await fetch(`${server.url}${path}`, {
+        method: path.startsWith('/register') || path === '/token' ? 'POST' : 'GET',
+      });
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+    }
   });
 });
