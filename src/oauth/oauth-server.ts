@@ -48,6 +48,7 @@ export interface OAuthServerOptions {
 
 export const CSRF_COOKIE = 'moviedb_oauth_csrf';
 const REQUEST_TTL_SECONDS = 600;
+const CSRF_TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
 /** The paths this server answers, for the app to mount it on. */
 export const OAUTH_PATHS = [
@@ -100,7 +101,9 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
   const secure = (req: Request) => base(req).startsWith('https:');
 
   const showSignIn = (res: Response, pending: PendingAuthorization) => {
-    const csrf = newCsrfToken();
+    // The browser's token is kept when it has one, so two sign-ins open in two tabs both still work.
+    const kept = readCookies(res.req.headers.cookie).get(CSRF_COOKIE);
+    const csrf = kept && CSRF_TOKEN.test(kept) ? kept : newCsrfToken();
     res.cookie(CSRF_COOKIE, csrf, {
       httpOnly: true,
       sameSite: 'strict',
@@ -143,7 +146,10 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
     if (req.method !== 'POST') return next();
     options.limits.startRegistration(req.ip).then(
       () => next(),
-      (error: unknown) => answerLimit(res, error),
+      (error: unknown) =>
+        error instanceof AppError && error.classification === 'RATE_LIMITED'
+          ? answerLimit(res, error)
+          : next(error),
     );
   };
   // The pages' CSRF check: the form's token must be the one the cookie holds (double submit).
