@@ -34,6 +34,7 @@ import {
   METRICS_PATH,
   routeOf,
 } from './http/route-table.js';
+import { createOAuthServer } from './oauth/oauth-server.js';
 
 export interface AppDependencies {
   config: Config;
@@ -51,6 +52,8 @@ export interface AppDependencies {
   redis?: Pick<RedisConnection, 'health'>;
   /** Present only when tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracing?: Pick<Tracing, 'traceListener'>;
+  /** The JWT secret: with it, and no OAUTH_ISSUER, the built-in authorization server (src/oauth/) is on. */
+  oauthSecret?: string;
   /** Told who answered each request the node:http front began (tests). */
   onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
@@ -120,6 +123,13 @@ export function createApp(deps: AppDependencies): RequestListener {
     verifier: deps.verifier,
   });
   app.use(mcp.router);
+
+  // The built-in OAuth 2.1 authorization server, on the MCP SDK's handlers (why: src/oauth/oauth-server.ts).
+  if (deps.oauthSecret && !deps.config.oauth) {
+    const { store, tokens, limits } = deps;
+    const publicUrl = deps.config.mcp.publicUrl;
+    app.use(createOAuthServer({ store, tokens, limits, secret: deps.oauthSecret, publicUrl, hostCheck }));
+  }
 
   app.use(notFoundHandler);
   app.use(errorHandler);

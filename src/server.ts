@@ -190,6 +190,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       state,
       oauthIssuer: config.oauth?.issuer,
     },
+    oauthSecret: jwtSecret,
     metrics,
     limits,
     drain,

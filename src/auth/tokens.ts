@@ -15,9 +15,19 @@ export interface TokenSettings {
   ttlSeconds: number;
 }
 
+/**
+ * What an OAuth grant narrows (src/oauth/): the granted scopes (a `scope` claim), the resource the token
+ * is for (RFC 8707: added to `aud` beside this server's own audience) and a shorter lifetime.
+ */
+export interface TokenGrant {
+  scopes: readonly string[];
+  resource: string;
+  ttlSeconds: number;
+}
+
 export interface TokenService {
   /** A token for the account `userId`: `sub` is the id as a decimal string. */
-  issue(userId: number, role: RoleName): Promise<string>;
+  issue(userId: number, role: RoleName, grant?: TokenGrant): Promise<string>;
   /** Resolves the identity, or throws InvalidTokenError with a reason safe to show. */
   verify(token: string): Promise<Identity>;
 }
@@ -46,14 +56,14 @@ function accountIdOf(sub: unknown): number | undefined {
 export function createTokenService(settings: TokenSettings): TokenService {
   const key = new TextEncoder().encode(settings.secret);
   return {
-    async issue(userId, role) {
-      return new SignJWT({ role })
+    async issue(userId, role, grant) {
+      return new SignJWT(grant ? { role, scope: grant.scopes.join(' ') } : { role })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(String(userId))
         .setIssuer(settings.issuer)
-        .setAudience(settings.audience)
+        .setAudience(grant ? [grant.resource, settings.audience] : settings.audience)
         .setIssuedAt()
-        .setExpirationTime(`${settings.ttlSeconds}s`)
+        .setExpirationTime(`${grant?.ttlSeconds ?? settings.ttlSeconds}s`)
         .sign(key);
     },
     async verify(token) {
@@ -74,7 +84,12 @@ export function createTokenService(settings: TokenSettings): TokenService {
       const role = payload.role;
       if (role !== 'USER' && role !== 'ADMIN') throw new InvalidTokenError('The token carries no valid role');
       if (typeof payload.exp !== 'number') throw new InvalidTokenError("The token's exp claim is not valid");
-      return { subject: String(userId), userId, role, scopes: ALL_SCOPES, expiresAt: payload.exp };
+      // A token from an OAuth grant carries the scopes the user consented to; a sign-in token carries all.
+      const scopes =
+        typeof payload.scope === 'string'
+          ? ALL_SCOPES.filter((scope) => (payload.scope as string).split(' ').includes(scope))
+          : ALL_SCOPES;
+      return { subject: String(userId), userId, role, scopes, expiresAt: payload.exp };
     },
   };
 }

@@ -26,7 +26,8 @@ export function mcpMetadata(mcp: Config['mcp'], oauthIssuer: string | undefined)
     const base = baseUrl(req, mcp.publicUrl);
     res.json({
       resource: `${base}/mcp`,
-      authorization_servers: oauthIssuer ? [oauthIssuer] : [],
+      // Without an external issuer, the built-in authorization server (src/oauth/) issues at our base URL.
+      authorization_servers: [oauthIssuer ?? base],
       scopes_supported: ALL_SCOPES,
       bearer_methods_supported: ['header'],
       resource_name: 'MovieDB MCP',

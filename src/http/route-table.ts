@@ -7,7 +7,7 @@
  */
 
 /** What a route is, for the policies that treat routes differently. */
-export type RouteKind = 'graphql' | 'mcp' | 'probe' | 'metadata' | 'graphiql-asset';
+export type RouteKind = 'graphql' | 'mcp' | 'probe' | 'metadata' | 'graphiql-asset' | 'oauth';
 
 export const GRAPHQL_PATH = '/graphql';
 export const MCP_PATH = '/mcp';
@@ -21,6 +21,16 @@ export const METADATA_ROUTES = [
   '/.well-known/oauth-protected-resource',
   '/.well-known/oauth-protected-resource/mcp',
 ] as const;
+/** The built-in OAuth 2.1 authorization server's endpoints and pages (src/oauth/). */
+export const OAUTH_PATHS = [
+  '/.well-known/oauth-authorization-server',
+  '/authorize',
+  '/oauth/sign-in',
+  '/oauth/consent',
+  '/token',
+  '/register',
+  '/revoke',
+];
 /** GraphiQL's static files: one name below this prefix (graphiql.ts). */
 export const GRAPHIQL_ASSET_PREFIX = '/graphiql/';
 
@@ -29,6 +39,7 @@ const EXACT: ReadonlyMap<string, RouteKind> = new Map<string, RouteKind>([
   [MCP_PATH, 'mcp'],
   ...PROBE_ROUTES.map((path) => [path, 'probe'] as const),
   ...METADATA_ROUTES.map((path) => [path, 'metadata'] as const),
+  ...OAUTH_PATHS.map((path) => [path, 'oauth'] as const),
 ]);
 
 /** The route a request path (no query string) belongs to; undefined for every other spelling. */

@@ -163,6 +163,45 @@ const idempotencyKeys: Migration = {
   },
 };
 
+/**
+ * The built-in authorization server's clients, codes and refresh tokens (docs/security.md, Built-in
+ * authorization server). Codes and tokens are stored as sha256 hashes, never as themselves; a grant id
+ * ties a code to every refresh token rotated from it, so a replay revokes the whole family.
+ */
+const oauthGrants: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('oauth_clients')
+      .addColumn('client_id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('client_json', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+      .execute();
+    for (const table of ['oauth_codes', 'oauth_refresh_tokens']) {
+      const hash = table === 'oauth_codes' ? 'code_hash' : 'token_hash';
+      let create = db.schema
+        .createTable(table)
+        .addColumn(hash, 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('client_id', 'varchar(64)', (c) =>
+          c.notNull().references('oauth_clients.client_id').onDelete('cascade'),
+        )
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('grant_id', 'varchar(64)', (c) => c.notNull());
+      if (table === 'oauth_codes')
+        create = create
+          .addColumn('redirect_uri', 'text', (c) => c.notNull())
+          .addColumn('code_challenge', 'varchar(128)', (c) => c.notNull());
+      await create
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('resource', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
+        .addColumn('used_at', 'varchar(30)')
+        .execute();
+      await db.schema.createIndex(`${table}_grant_idx`).on(table).column('grant_id').execute();
+      await db.schema.createIndex(`${table}_expires_idx`).on(table).column('expires_at').execute();
+    }
+  },
+};
+
 /** The text columns searched by substring (`search`, `movies(filter: {titleContains})`). */
 const SEARCHED_COLUMNS = [
   { table: 'movies', column: 'title' },
@@ -280,6 +319,7 @@ export function createMigrationProvider(dialect: Dialect, seedFile: string): Mig
         '0004_substring_search': substringSearch(dialect),
         '0005_query_indexes': queryIndexes(dialect),
         '0006_idempotency_keys': idempotencyKeys,
+        '0007_oauth_grants': oauthGrants,
       };
     },
   };

@@ -97,6 +97,38 @@ export interface WatchlistItemsTable {
   status: WatchStatusName;
 }
 /** A write's idempotency key (src/store/idempotency-keys.ts); `result` is null until the answer is known. */
+/** A client registered with the built-in authorization server (src/oauth/oauth-store.ts). */
+export interface OAuthClientsTable {
+  client_id: string;
+  /** The RFC 7591 client information as registered, JSON. */
+  client_json: string;
+  created_at: string;
+}
+/** An authorization code, kept as a hash; `used_at` is set by its one exchange. */
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  user_id: number;
+  /** Shared by the code and every refresh token rotated from it: a replay revokes them all. */
+  grant_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scope: string;
+  resource: string;
+  expires_at: string;
+  used_at: string | null;
+}
+/** A refresh token, kept as a hash; `used_at` is set when it is rotated. */
+export interface OAuthRefreshTokensTable {
+  token_hash: string;
+  client_id: string;
+  user_id: number;
+  grant_id: string;
+  scope: string;
+  resource: string;
+  expires_at: string;
+  used_at: string | null;
+}
 export interface IdempotencyKeysTable {
   subject: string;
   idempotency_key: string;
@@ -121,6 +153,9 @@ export interface Database {
   reviews: ReviewsTable;
   watchlist_items: WatchlistItemsTable;
   idempotency_keys: IdempotencyKeysTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
 }
 
 export type Person = Selectable<PeopleTable>;
