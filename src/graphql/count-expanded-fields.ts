@@ -2,7 +2,7 @@
  * How many fields one operation asks for once every fragment spread is expanded: what graphql-jit
  * writes code for, so what compiling it costs in time and memory. A fragment spread 98 times counts 98
  * times (a few hundred bytes of document can stand for thousands of fields), yet the count is linear in
- * the document (STYLE habit 13): each fragment is counted once and its count memoized by name. A cycle
+ * the document (docs/errors.md, Operation bounds: every bound in linear time): each fragment is counted once and its count memoized by name. A cycle
  * or an unknown fragment counts nothing (validation refuses both); sums saturate, so a doubling chain
  * reports a large finite figure.
  */

@@ -1,5 +1,5 @@
 /**
- * The one execution pipeline (STYLE habit 1): /graphql and every in-process caller parse, validate,
+ * The one execution pipeline (docs/architecture.md, The execution pipeline): /graphql and every in-process caller parse, validate,
  * bound, execute and classify through these functions, with the same rules and the same formatter.
  */
 import {

@@ -4,7 +4,7 @@
  * resolves; an answer that does not come from the resolvers (an idempotent replay) must be refused
  * first by the same rules, and an answer holding a token must never be stored.
  *
- * Linear in the document (STYLE habit 13): each selection is walked once and each fragment once, and a
+ * Linear in the document (docs/errors.md, Operation bounds: every bound in linear time): each selection is walked once and each fragment once, and a
  * field of an abstract type is looked up on each of its possible types (a number the schema bounds).
  */
 import {

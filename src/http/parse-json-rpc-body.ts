@@ -8,7 +8,7 @@ import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from '../mcp/mcp-se
 import type { JsonRpcErrorOptions } from './send-json-rpc-error.js';
 
 /**
- * The revisions this server speaks: 2026-07-28 (no sessions), 2025-11-25 and 2025-06-18 (SPEC), plus
+ * The revisions this server speaks: 2026-07-28 (no sessions), 2025-11-25 and 2025-06-18 (docs/mcp.md, Protocol revisions), plus
  * 2025-03-26, whose transport is the same Streamable HTTP and which the official conformance suite still
  * sends on some requests.
  */

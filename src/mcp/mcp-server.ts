@@ -49,7 +49,7 @@ import type { Elicit } from './session-elicitation.js';
 /** Read once at start-up: the version clients see is package.json's, as `moviedb-mcp --version` prints. */
 export const SERVER_INFO = { name: 'moviedb-mcp', title: 'MovieDB', version: packageInfo().version };
 
-/** The 2025-era revisions a session or a stateless 2025 call may negotiate (SPEC section 6). */
+/** The 2025-era revisions a session or a stateless 2025 call may negotiate (docs/mcp.md, Protocol revisions). */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 /** The revision served without handshake or session, each request carrying its own `_meta`. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -215,7 +215,7 @@ export interface ToolCallRequest {
 }
 
 /**
- * Answers a tools/call: an unknown tool is the protocol error -32602 (SPEC section 6, never an isError
+ * Answers a tools/call: an unknown tool is the protocol error -32602 (docs/contract.md, MCP tools; never an isError
  * result); every other outcome is the tool's result, or the input-required question of a 2026-07-28
  * confirmation. The SDK's handler and the lean path (direct-tool-call.ts) both call this, so the two
  * cannot differ in what a call does.

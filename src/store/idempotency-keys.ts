@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of writes (issue 10), scoped to the caller's subject. A key is reserved by the first
+ * Idempotency keys of writes (docs/mcp.md, Idempotent writes), scoped to the caller's subject. A key is reserved by the first
  * statement of the write transaction it guards, so the reservation commits or rolls back with the write
  * and a racing repeat fails on the primary key before writing anything; the answer is stored beside the
  * key once execution has produced it.

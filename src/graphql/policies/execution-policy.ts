@@ -1,5 +1,5 @@
 /**
- * The shape of the executor's policies (envelop's plugin shape, STYLE habit 11): each policy is a step
+ * The shape of the executor's policies (envelop's plugin shape; docs/architecture.md, The execution pipeline): each policy is a step
  * `(next) => execute` that answers a call itself (a refusal, a shared or stored answer) or hands it on,
  * and every step returns its answer with a typed report of what happened beside it, so no step talks to
  * another through a mutable record. The list and its order: src/graphql/policies/execution-policies.ts.
