@@ -71,4 +71,19 @@ describe('the documentation pages', () => {
     }
     expect(broken, broken.join('\n')).toEqual([]);
   });
+
+  it('code and tests cite the docs by page and section, never an issue number or a file outside the repository', () => {
+    const dangling = new RegExp(['issue [0-9]', 'SPEC section', 'STYLE habit', '\\(SPEC\\)'].join('|'));
+    const found: string[] = [];
+    for (const folder of ['src', 'test', 'bench', 'scripts']) {
+      for (const file of readdirSync(path.join(root, folder), { recursive: true }) as string[]) {
+        if (!/\.(ts|mjs|js)$/.test(file) || `${folder}/${file}` === 'test/docs-pages.test.ts') continue;
+        const lines = readFileSync(path.join(root, folder, file), 'utf8').split('\n');
+        lines.forEach((line, index) => {
+          if (dangling.test(line)) found.push(`${folder}/${file}:${index + 1}: ${line.trim()}`);
+        });
+      }
+    }
+    expect(found, found.join('\n')).toEqual([]);
+  });
 });
