@@ -208,14 +208,14 @@ expect_both_replicas() {
 }
 run_readme_block() {
   local name="$1"
-  readme_block "$name" "$lb_port" >"$work/readme-$name.sh"
-  [ -s "$work/readme-$name.sh" ] || fail "README.md has no block marked ci:run $name"
+  doc_block "$name" "$lb_port" >"$work/readme-$name.sh" || fail "ci:run $name is not marked on exactly one page"
+  [ -s "$work/readme-$name.sh" ] || fail "no page has a block marked ci:run $name"
   (
     export npm_config_cache="${npm_config_cache:-$HOME/.npm}" PORT="$lb_port" HOME="$work/home" XDG_CONFIG_HOME="$work/config"
     set -euo pipefail; TOKEN="${TOKEN:-}"; source "$work/readme-$name.sh"; echo "TOKEN=$TOKEN" >"$work/token.env"
-  ) >"$work/readme-$name.txt" 2>"$work/readme-$name.err" || { cat "$work/readme-$name.txt" "$work/readme-$name.err"; fail "README block $name"; }
-  grep -q -- "$2" "$work/readme-$name.txt" || { cat "$work/readme-$name.txt"; fail "README block $name did not print $2"; }
-  echo "README block '$name' ran as written through the load balancer (printed $2)"
+  ) >"$work/readme-$name.txt" 2>"$work/readme-$name.err" || { cat "$work/readme-$name.txt" "$work/readme-$name.err"; fail "block $name"; }
+  grep -q -- "$2" "$work/readme-$name.txt" || { cat "$work/readme-$name.txt"; fail "block $name did not print $2"; }
+  echo "block '$name' ran as written through the load balancer (printed $2)"
 }
 
 scenario() {
@@ -242,14 +242,17 @@ scenario() {
   if [ "$compose_cli" = "${clis[0]}" ]; then
     # The stack is the same under either CLI: the README's blocks (the Inspector's npx is the slow one)
     # run under the first; the second signs in with the same curl.
-    step "[$compose_cli] the README's blocks through the load balancer"
-    run_readme_block curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
+    # The quick start and Inspector blocks mint their token with the local CLI (the single server's
+    # secret and database): they run against one server in mcp-clients.sh. Through the load balancer, the
+    # GraphQL block signs in with curl and the MCP blocks use its token.
+    step "[$compose_cli] the docs' curl and MCP blocks through the load balancer"
+    run_readme_block graphql-curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
     source "$work/token.env"; export TOKEN
-    run_readme_block inspector '"name": "recommendMoviesForMood"'
     run_readme_block mcp-curl '"isError":false'
+    run_readme_block mcp-2026-curl '"isError":false'
   else
-    step "[$compose_cli] the README's curl block through the load balancer"
-    run_readme_block curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
+    step "[$compose_cli] the docs' GraphQL curl block through the load balancer"
+    run_readme_block graphql-curl '"status":"WANT_TO_WATCH","content":{"title":"Top Gun: Maverick"}'
     source "$work/token.env"; export TOKEN
   fi
   for a in graphiql.css react.js react-dom.js graphiql.js init.js; do
