@@ -42,7 +42,7 @@ export interface AppDependencies {
   tokens: TokenService;
   executor: Executor;
   verifier: BearerVerifier;
-  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'body' | 'verifier'>;
+  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'body' | 'verifier' | 'trust'>;
   metrics: Metrics;
   limits: AbuseLimits;
   /** Refuses new requests while the server drains (server.ts drives its phases). */
@@ -118,6 +118,7 @@ export function createApp(deps: AppDependencies): RequestListener {
     listenHost: deps.config.host,
     body,
     verifier: deps.verifier,
+    trust,
   });
   app.use(mcp.router);
 

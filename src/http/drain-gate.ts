@@ -15,7 +15,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import { frontWorkOf } from './front-handoff.js';
 import { sendError } from './problem.js';
 import { routeOf } from './route-table.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { retryable, writeMcpRefusal } from './write-refusal.js';
 
 const RETRY_AFTER_SECONDS = 5;
 
@@ -40,14 +41,10 @@ export interface DrainGate {
 const isListeningStream = (req: Request) => req.method === 'GET' && routeOf(req.path) === 'mcp';
 
 function refuse(req: Request, res: Response): void {
+  if (routeOf(req.path) === 'mcp') return writeMcpRefusal(res, retryable(refusalOf('mcp.draining')));
   res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.setHeader('Connection', 'close');
   const message = 'The server is shutting down; retry the request (another instance will take it)';
-  if (routeOf(req.path) === 'mcp') {
-    return sendJsonRpcError(res, 503, -32000, `Service Unavailable: ${message}`, {
-      data: { classification: 'UNAVAILABLE', retryAfterSeconds: RETRY_AFTER_SECONDS },
-    });
-  }
   sendError(res, 503, 'UNAVAILABLE', message, { retryAfterSeconds: RETRY_AFTER_SECONDS });
 }
 

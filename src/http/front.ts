@@ -15,16 +15,14 @@ import proxyaddr from 'proxy-addr';
 import type { BearerVerifier } from '../auth/bearer.js';
 import type { Logger } from '../logger.js';
 import { classify } from '../mcp/direct-tool-call.js';
-import { bearerOf } from './authenticate.js';
-import { carryLocals } from './carry-request-locals.js';
 import { callHeadersOf, type McpRequest } from './direct-tool-calls.js';
 import type { DrainGate } from './drain-gate.js';
 import { errorHandler } from './error-handlers.js';
 import { recordFrontWork, type FrontWork } from './front-handoff.js';
-import { localsOf, type ResponseWithLocals } from './locals.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type McpFront } from './mcp-route.js';
+import type { ResponseWithLocals } from './locals.js';
+import { admitRequest, type McpFront } from './mcp-route.js';
 import type { Metrics } from './metrics.js';
-import { isPlainBody, readRequestBody, type BodyLimits } from './read-body.js';
+import { isPlainBody, type BodyLimits } from './read-body.js';
 import { beginRequest } from './request-context.js';
 
 export interface FrontDependencies {
@@ -46,7 +44,7 @@ export interface FrontDependencies {
 type FrontRequest = McpRequest & { body?: unknown };
 
 export function createFront(deps: FrontDependencies): RequestListener {
-  const { express, drain, verifier } = deps;
+  const { express, drain } = deps;
 
   /** Hands a request the front began to Express, with what it did already. */
   const handOff = (req: IncomingMessage, res: ServerResponse, work: FrontWork) => {
@@ -65,29 +63,16 @@ export function createFront(deps: FrontDependencies): RequestListener {
     return { locals, res: res as ResponseWithLocals };
   };
 
-  // The order of the /mcp router: Origin and Host, revision, authentication, body, JSON-RPC, scopes.
+  // The /mcp guards (mcp-guards.ts), run once; a refusal is Express's to answer, with the facts read.
   async function serveMcp(req: FrontRequest, response: ServerResponse): Promise<void> {
-    const { locals, res } = begin(req, response, '/mcp');
-    const { mcp } = deps;
-    const version = req.headers['mcp-protocol-version'];
-    if (
-      mcp.originRefusal(req.headers.host ?? '', req.headers.origin) !== undefined ||
-      (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version as string))
-    ) {
-      return handOff(req, res, {});
-    }
-    const bearer = await bearerOf(req, verifier).catch(() => undefined);
-    if (!bearer || !mcp.admits(bearer)) return handOff(req, res, { bearer });
-    const body = await readRequestBody(req, deps.body);
-    if ('error' in body) return handOff(req, res, { bearer, body });
-    const parsed = mcp.parse(body.text);
-    if ('refusal' in parsed) return handOff(req, res, { bearer, body });
-    if (bearer.kind === 'verified') mcp.admitIdentity(req, locals, bearer.identity);
-    if (mcp.scopeRefusal(locals.viewer, parsed.message)) return handOff(req, res, { bearer, body });
-    if (deps.mcpMode === 'sessions' && classify(parsed.message, callHeadersOf(req)).kind === 'legacy')
-      return serveSessionCall(req, res, { bearer, body }, parsed.message);
-    carryLocals(req, locals);
-    res.locals.message = parsed.message;
+    const { res } = begin(req, response, '/mcp');
+    const { refusal, facts } = await deps.mcp.guard(req, res);
+    const work: FrontWork = { bearer: facts.bearer, body: facts.body as FrontWork['body'] };
+    if (refusal) return handOff(req, res, work);
+    admitRequest(req, res, facts);
+    const message = res.locals.message as object;
+    if (deps.mcpMode === 'sessions' && classify(message, callHeadersOf(req)).kind === 'legacy')
+      return serveSessionCall(req, res, work, message);
     deps.onAnswer?.('/mcp', 'front');
     await deps.mcp.post(req, res, fail(req, res));
   }
@@ -107,8 +92,6 @@ export function createFront(deps: FrontDependencies): RequestListener {
     const sessionId = req.headers['mcp-session-id'];
     const calls = deps.mcp.sessionCalls;
     if (typeof sessionId !== 'string' || !calls?.mayTake(req, message)) return handOff(req, res, work);
-    carryLocals(req, localsOf(res));
-    res.locals.message = message;
     const left = await calls.post(req, res, message, sessionId);
     if (left) return handOff(req, res, { ...work, session: left });
     deps.onAnswer?.('/mcp', 'front');

@@ -16,25 +16,23 @@
  * (direct-tool-calls.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import { Router } from 'express';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import { Router, type RequestHandler } from 'express';
 import type { BearerVerifier } from '../auth/bearer.js';
-import type { Identity } from '../auth/identity.js';
 import type { Config } from '../config.js';
 import type { McpServerDependencies } from '../mcp/mcp-server.js';
 import { principalOf } from '../shared-state/session-store.js';
 import type { SharedState } from '../shared-state/shared-state.js';
-import type { BearerOutcome } from './authenticate.js';
-import { carryRequestLocals } from './carry-request-locals.js';
-import { insufficientScope, scopeRefusal } from './insufficient-scope.js';
 import { refuseForeignHosts } from './allowed-hosts.js';
+import { bearerOf } from './authenticate.js';
+import { carryLocals } from './carry-request-locals.js';
 import { directToolCalls, type McpRequest } from './direct-tool-calls.js';
-import type { SessionOutcome } from './front-handoff.js';
-import { localsOf, type RequestLocals, type ResponseWithLocals } from './locals.js';
-import { mcpGuards, admitIdentity } from './mcp-guards.js';
-import { mcpMetadata } from './mcp-metadata.js';
-import { parseJsonRpcBody, type ParsedBody } from './parse-json-rpc-body.js';
-import { readBody, type BodyLimits } from './read-body.js';
+import { frontWorkOf, type SessionOutcome } from './front-handoff.js';
+import { runGuards, type FactProducers } from './guard.js';
+import { localsOf, type ResponseWithLocals } from './locals.js';
+import { admitIdentity, mcpGuards, unsupportedVersionOf, type McpFacts } from './mcp-guards.js';
+import { mcpMetadata, type Trust } from './mcp-metadata.js';
+import { parseJsonRpcBody } from './parse-json-rpc-body.js';
+import { hasBody, readRequestBody, type BodyLimits } from './read-body.js';
 import { routeByEra, type McpPostHandler } from './route-by-era.js';
 import { createSessionContext } from './session-context.js';
 import { sessionDelete } from './session-delete.js';
@@ -42,6 +40,7 @@ import { sessionInitialize } from './session-initialize.js';
 import { sessionPost } from './session-post.js';
 import { sessionStreams } from './session-streams.js';
 import { statelessPost } from './stateless-post.js';
+import { writeMcpRefusal, type McpRefusal } from './write-refusal.js';
 
 export { SUPPORTED_PROTOCOL_VERSIONS } from './parse-json-rpc-body.js';
 
@@ -58,13 +57,55 @@ export interface McpRouteOptions {
    */
   state: SharedState;
   oauthIssuer?: string;
+  /** The app's compiled `trust proxy` (TRUST_PROXY): whose X-Forwarded-Proto names the scheme. */
+  trust: Trust;
+}
+
+/** Whether a body is JSON as Express's `req.is('application/json')` judges it (a body, that media type). */
+const isJson = (req: IncomingMessage): boolean =>
+  hasBody(req.headers) &&
+  (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+
+/** How the /mcp guards' facts are produced: the token verified, the body read once, then parsed. */
+export function mcpFactProducers(
+  verifier: BearerVerifier,
+  limits: BodyLimits,
+  maxDepth: number,
+): FactProducers<McpFacts> {
+  return {
+    bearer: (req) => bearerOf(req, verifier),
+    body: (req) => {
+      if (req.method !== 'POST') return { text: null };
+      const preRead = frontWorkOf(req)?.body;
+      if (preRead) return preRead;
+      return hasBody(req.headers) ? readRequestBody(req, limits) : { text: null };
+    },
+    parsed: (req, _res, { body }) => {
+      if (req.method !== 'POST' || !body || 'error' in body) return undefined;
+      return parseJsonRpcBody(body.text ?? '', isJson(req), unsupportedVersionOf(req), maxDepth);
+    },
+  };
+}
+
+/** What a request that passed every guard carries on: its identity, its locals, its message. */
+export function admitRequest(req: McpRequest, res: ResponseWithLocals, facts: Partial<McpFacts>): void {
+  const locals = localsOf(res);
+  if (facts.bearer?.kind === 'verified') admitIdentity(req, locals, facts.bearer.identity);
+  carryLocals(req, locals);
+  if (facts.parsed && 'message' in facts.parsed) res.locals.message = facts.parsed.message;
 }
 
 export function mcpRoutes(options: McpRouteOptions): McpRoutes {
   const router = Router();
   const { mcp } = options;
-  const { metadata, metadataUrl } = mcpMetadata(mcp, options.oauthIssuer);
-  const guards = mcpGuards({ mcp, listenHost: options.listenHost, verifier: options.verifier, metadataUrl });
+  const { metadata, metadataUrl } = mcpMetadata(mcp, options.oauthIssuer, options.trust);
+  const guards = mcpGuards({
+    mcp,
+    listenHost: options.listenHost,
+    catalogue: options.server.catalogue,
+    metadataUrl,
+  });
+  const produce = mcpFactProducers(options.verifier, options.body, mcp.maxArgumentDepth);
 
   // Without PUBLIC_URL the metadata names the resource after the request's Host: only a Host of ours may
   // be named (a foreign one would be reflected as the resource clients are told to get tokens for).
@@ -75,16 +116,19 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
   const subjectOf = (res: ResponseWithLocals) => localsOf(res).viewer?.subject ?? null;
   const principal = (res: ResponseWithLocals) => principalOf(subjectOf(res), localsOf(res).clientAddress);
 
-  router.all(
-    '/mcp',
-    guards.guardOriginAndHost,
-    guards.onlyKnownMethods,
-    guards.checkProtocolVersion,
-    guards.authenticate,
-  );
-  router.all('/mcp', carryRequestLocals);
-  const body = readBody(options.body);
-  const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
+  const guard = async (req: IncomingMessage, res: ResponseWithLocals) => {
+    const facts: Partial<McpFacts> = {};
+    const refusal: McpRefusal | undefined = await runGuards(guards.list, produce, req, res, facts);
+    return { refusal, facts };
+  };
+  const guarded: RequestHandler = (req, res, next) => {
+    guard(req, res).then(({ refusal, facts }) => {
+      if (refusal) return writeMcpRefusal(res, refusal);
+      admitRequest(req, res, facts);
+      next();
+    }, next);
+  };
+  router.all('/mcp', guarded);
   const direct = directToolCalls(options.server, mcp.directToolCalls);
   let post: McpPostHandler;
   let sessionCalls: McpFront['sessionCalls'];
@@ -95,41 +139,23 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
     // Express's request, always: the front hands every 2025-era POST of session mode it does not answer
     // (only plain tools/calls it answers, through handle.front) to Express.
     post = routeByEra(handle.post as unknown as McpPostHandler, options.server, direct);
-    router.post('/mcp', body, guards.parseBody, scopeCheck, post);
+    router.post('/mcp', post);
     router.get('/mcp', sessionStreams(context));
     router.delete('/mcp', sessionDelete(context));
   } else {
     post = routeByEra(statelessPost(options, principal, direct), options.server, direct);
-    router.post('/mcp', body, guards.parseBody, scopeCheck, post);
+    router.post('/mcp', post);
   }
-  router.use('/mcp', guards.bodyErrors);
-  return {
-    router,
-    front: {
-      originRefusal: guards.originRefusal,
-      admits: guards.admits,
-      admitIdentity,
-      parse: (text) => parseJsonRpcBody(text, true, undefined, mcp.maxArgumentDepth),
-      scopeRefusal: (viewer, message) => scopeRefusal(options.server.catalogue, viewer, message),
-      post,
-      sessionCalls,
-    },
-  };
+  return { router, front: { guard, post, sessionCalls } };
 }
 
-/**
- * The /mcp guards as plain functions, for the node:http front (front.ts): the same code the Express
- * chain above runs. The front answers only what they let through and hands every refusal to Express.
- */
+/** What the node:http front (front.ts) runs of the route: the same guards, and the POST handler. */
 export interface McpFront {
-  /** The Host/Origin refusal (DNS rebinding) for these headers, or undefined. */
-  originRefusal(host: string, origin: string | undefined): string | undefined;
-  admits(outcome: BearerOutcome): boolean;
-  /** Puts a verified identity on the request (locals.viewer, and `req.auth` for the SDK). */
-  admitIdentity(req: IncomingMessage & { auth?: AuthInfo }, locals: RequestLocals, identity: Identity): void;
-  /** parseBody's checks of a UTF-8 JSON body. */
-  parse(text: string): ParsedBody;
-  scopeRefusal(viewer: Identity | null, message: object): ReturnType<typeof scopeRefusal>;
+  /** Runs the /mcp guards once: the refusal, or the facts a request that passed them carries on. */
+  guard(
+    req: IncomingMessage,
+    res: ResponseWithLocals,
+  ): Promise<{ refusal: McpRefusal | undefined; facts: Partial<McpFacts> }>;
   /** The POST handler after the guards. */
   post: McpPostHandler;
   /** Session mode: a 2025 session's plain tools/call, answered by the session steps Express's POST runs. */

@@ -13,7 +13,8 @@ import { createSessionElicitation } from '../mcp/session-elicitation.js';
 import { sessionToolCalls, type McpRequest, type SessionToolCalls } from './direct-tool-calls.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
 import type { McpRouteOptions } from './mcp-route.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { withReply, writeMcpRefusal } from './write-refusal.js';
 import { messageFrame } from './sse-frames.js';
 
 export type SubjectOf = (res: ResponseWithLocals) => string | null;
@@ -65,16 +66,12 @@ export function createSessionContext(
 /** Session state (Redis) failed: a clear, retryable refusal; never a local session the others cannot see. */
 export function sessionStateUnavailable(res: Response, error: unknown): void {
   localsOf(res).logger.warn({ err: error }, 'MCP session state unavailable');
-  sendJsonRpcError(
+  const refusal = refusalOf('mcp.session-state-unavailable');
+  writeMcpRefusal(
     res,
-    503,
-    -32000,
-    'Service Unavailable: MCP session state is unavailable right now; retry shortly. The 2026-07-28 ' +
-      'revision and stateless mode need no session state.',
-    {
-      headers: { 'Retry-After': '5' },
-      data: { classification: 'UNAVAILABLE', retryable: true, retryAfterSeconds: 5 },
-    },
+    withReply(refusal, {
+      data: { classification: refusal.classification, retryable: true, retryAfterSeconds: 5 },
+    }),
   );
 }
 

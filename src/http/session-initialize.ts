@@ -8,7 +8,8 @@ import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import type { JsonRpcMessage } from './json-rpc-message.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { retryable, writeMcpRefusal } from './write-refusal.js';
 import { watchClose } from './close-watch.js';
 import { carrySessionId, sessionStateUnavailable, type SessionContext } from './session-context.js';
 
@@ -42,27 +43,9 @@ export function sessionInitialize(context: SessionContext): SessionInitialize {
     }
     if ('refusal' in opened) {
       if (opened.refusal === 'principal-cap') {
-        return sendJsonRpcError(
-          res,
-          429,
-          -32000,
-          'Too Many Requests: this client holds as many sessions as it may, each with a request in flight; end one with DELETE or reuse it',
-          {
-            headers: { 'Retry-After': '10' },
-            data: { classification: 'RATE_LIMITED', retryAfterSeconds: 10 },
-          },
-        );
+        return writeMcpRefusal(res, retryable(refusalOf('mcp.sessions-per-client')));
       }
-      return sendJsonRpcError(
-        res,
-        503,
-        -32000,
-        'Service Unavailable: too many sessions are busy; try again later',
-        {
-          headers: { 'Retry-After': '30' },
-          data: { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
-        },
-      );
+      return writeMcpRefusal(res, retryable(refusalOf('mcp.sessions-busy')));
     }
     const { hold } = opened;
     if (life.closed) {

@@ -24,7 +24,8 @@ import {
 } from './json-rpc-message.js';
 import type { ResponseWithLocals } from './locals.js';
 import type { SessionCalls } from './mcp-route.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { writeMcpRefusal } from './write-refusal.js';
 import {
   carrySessionId,
   RETRY_INTERVAL_MS,
@@ -208,12 +209,7 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
       const sessionId = req.headers['mcp-session-id'] as string | undefined;
       if (sessionId === undefined) {
         if (!isInitializeRequest(message)) {
-          return sendJsonRpcError(
-            res,
-            400,
-            -32000,
-            'Bad Request: Mcp-Session-Id header is required (send initialize first)',
-          );
+          return writeMcpRefusal(res, refusalOf('mcp.session-id-required-initialize'));
         }
         return await initialize(req, res, message);
       }
@@ -221,8 +217,8 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
       if (left === undefined || !('refusal' in left)) return;
       if (left.refusal === 'unavailable') return sessionStateUnavailable(res, left.error);
       if (left.refusal === 'unknown')
-        return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
-      sendJsonRpcError(res, 400, -32600, `Invalid Request: ${left.problem}`);
+        return writeMcpRefusal(res, refusalOf('mcp.session-not-found-initialize'));
+      writeMcpRefusal(res, refusalOf('mcp.invalid-response', { problem: left.problem }));
     } catch (error) {
       next(error);
     }

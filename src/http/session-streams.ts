@@ -8,7 +8,8 @@ import { followStream } from '../shared-state/event-store.js';
 import type { SessionHold } from '../shared-state/session-store.js';
 import { watchClose } from './close-watch.js';
 import { localsOf } from './locals.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { writeMcpRefusal } from './write-refusal.js';
 import { KEEPALIVE_MS, sessionStateUnavailable, type SessionContext } from './session-context.js';
 import { KEEPALIVE_FRAME, messageFrame, SSE_HEADERS } from './sse-frames.js';
 
@@ -30,12 +31,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
     if (life.closed) return hold.release();
     if (!parsed || !info || info.sessionId !== sessionId) {
       hold.release();
-      return sendJsonRpcError(
-        res,
-        400,
-        -32000,
-        'Bad Request: Last-Event-ID names no resumable stream of this session (malformed, unknown, expired, or another session’s)',
-      );
+      return writeMcpRefusal(res, refusalOf('mcp.last-event-id-unknown'));
     }
     const gone = new AbortController();
     let keepalive: NodeJS.Timeout | undefined;
@@ -61,12 +57,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
         gone.signal,
       );
       if (outcome === 'complete') {
-        return sendJsonRpcError(
-          res,
-          409,
-          -32000,
-          'Conflict: this stream is complete; its response came before Last-Event-ID',
-        );
+        return writeMcpRefusal(res, refusalOf('mcp.stream-complete'));
       }
       res.end();
     } catch (error) {
@@ -80,7 +71,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
   const listen = (res: Response, sessionId: string, hold: SessionHold) => {
     if (listening.has(sessionId)) {
       hold.release();
-      return sendJsonRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+      return writeMcpRefusal(res, refusalOf('mcp.stream-conflict'));
     }
     res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
     res.flushHeaders();
@@ -96,10 +87,9 @@ export function sessionStreams(context: SessionContext): RequestHandler {
   return async (req, res, next) => {
     try {
       const sessionId = req.get('mcp-session-id');
-      if (sessionId === undefined)
-        return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      if (sessionId === undefined) return writeMcpRefusal(res, refusalOf('mcp.session-id-required'));
       if (!req.get('accept')?.includes('text/event-stream'))
-        return sendJsonRpcError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+        return writeMcpRefusal(res, refusalOf('mcp.stream-not-sse'));
       // Watched before the store is awaited: a client gone during the await must not leave it held.
       const life = watchClose(res);
       let found: Awaited<ReturnType<typeof sessions.use>>;
@@ -108,7 +98,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
       } catch (error) {
         return sessionStateUnavailable(res, error);
       }
-      if (!found) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+      if (!found) return writeMcpRefusal(res, refusalOf('mcp.session-not-found'));
       if (life.closed) return found.hold.release();
       const lastEventId = req.get('last-event-id');
       if (lastEventId !== undefined) return await resume(res, sessionId, lastEventId, found.hold);
