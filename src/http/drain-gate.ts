@@ -12,7 +12,6 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { frontWorkOf } from './front-handoff.js';
 import { sendError } from './problem.js';
 import { routeOf } from './route-table.js';
 import { refusalOf } from '../transport-refusals.js';
@@ -24,7 +23,7 @@ export type DrainPhase = 'serving' | 'not-ready' | 'refusing';
 
 export interface DrainGate {
   middleware: RequestHandler;
-  /** Counts a request as in flight until its response closes (the front admits through this too). */
+  /** Counts a request as in flight until its response closes (the one handlers admit through this). */
   track(res: ServerResponse): void;
   phase(): DrainPhase;
   /** Phase 1: readiness turns false; requests are still served. */
@@ -62,8 +61,7 @@ export function createDrainGate(): DrainGate {
   };
 
   const middleware: RequestHandler = (req, res, next) => {
-    // The front admitted (and tracks) the requests it hands on.
-    if (routeOf(req.path) === 'probe' || frontWorkOf(req)) return next();
+    if (routeOf(req.path) === 'probe') return next();
     if (phase === 'refusing') return refuse(req, res);
     if (isListeningStream(req)) return next();
     track(res);

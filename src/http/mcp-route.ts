@@ -1,5 +1,5 @@
 /**
- * The Streamable HTTP endpoint /mcp (the SPEC's MCP transport) on Express, around the SDK's transports. Our
+ * The Streamable HTTP endpoint /mcp (the SPEC's MCP transport), around the SDK's transports. Our
  * layer adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
  * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches, 405
  * with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their creator
@@ -10,13 +10,14 @@
  * goes to the SDK's per-request handler and a 2025-era one to the session or stateless handling
  * (route-by-era.ts).
  *
- * This file assembles the route from its parts: metadata (mcp-metadata.ts), the guards (mcp-guards.ts,
+ * This file assembles the endpoint the one handler (mcp-handler.ts) serves: metadata (mcp-metadata.ts,
+ * which Express serves), the guards (mcp-guards.ts,
  * parse-json-rpc-body.ts), the session handlers (session-initialize.ts, session-post.ts, session-streams.ts,
  * session-delete.ts), stateless mode (stateless-post.ts) and the lean call with its JSON and SSE writers
  * (direct-tool-calls.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { BearerVerifier } from '../auth/bearer.js';
 import type { Config } from '../config.js';
 import type { McpServerDependencies } from '../mcp/mcp-server.js';
@@ -26,8 +27,7 @@ import { refuseForeignHosts } from './allowed-hosts.js';
 import { bearerOf } from './authenticate.js';
 import { carryLocals } from './carry-request-locals.js';
 import { directToolCalls, type McpRequest } from './direct-tool-calls.js';
-import { frontWorkOf, type SessionOutcome } from './front-handoff.js';
-import { runGuards, type FactProducers } from './guard.js';
+import type { FactProducers, Guard } from './guard.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
 import { admitIdentity, mcpGuards, unsupportedVersionOf, type McpFacts } from './mcp-guards.js';
 import { mcpMetadata, type Trust } from './mcp-metadata.js';
@@ -40,7 +40,6 @@ import { sessionInitialize } from './session-initialize.js';
 import { sessionPost } from './session-post.js';
 import { sessionStreams } from './session-streams.js';
 import { statelessPost } from './stateless-post.js';
-import { writeMcpRefusal, type McpRefusal } from './write-refusal.js';
 
 export { SUPPORTED_PROTOCOL_VERSIONS } from './parse-json-rpc-body.js';
 
@@ -76,8 +75,6 @@ export function mcpFactProducers(
     bearer: (req) => bearerOf(req, verifier),
     body: (req) => {
       if (req.method !== 'POST') return { text: null };
-      const preRead = frontWorkOf(req)?.body;
-      if (preRead) return preRead;
       return hasBody(req.headers) ? readRequestBody(req, limits) : { text: null };
     },
     parsed: (req, _res, { body }) => {
@@ -105,7 +102,6 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
     catalogue: options.server.catalogue,
     metadataUrl,
   });
-  const produce = mcpFactProducers(options.verifier, options.body, mcp.maxArgumentDepth);
 
   // Without PUBLIC_URL the metadata names the resource after the request's Host: only a Host of ours may
   // be named (a foreign one would be reflected as the resource clients are told to get tokens for).
@@ -115,71 +111,38 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
 
   const subjectOf = (res: ResponseWithLocals) => localsOf(res).viewer?.subject ?? null;
   const principal = (res: ResponseWithLocals) => principalOf(subjectOf(res), localsOf(res).clientAddress);
-
-  const guard = async (req: IncomingMessage, res: ResponseWithLocals) => {
-    const facts: Partial<McpFacts> = {};
-    const refusal: McpRefusal | undefined = await runGuards(guards.list, produce, req, res, facts);
-    return { refusal, facts };
-  };
-  const guarded: RequestHandler = (req, res, next) => {
-    guard(req, res).then(({ refusal, facts }) => {
-      if (refusal) return writeMcpRefusal(res, refusal);
-      admitRequest(req, res, facts);
-      next();
-    }, next);
-  };
-  router.all('/mcp', guarded);
   const direct = directToolCalls(options.server, mcp.directToolCalls);
-  let post: McpPostHandler;
-  let sessionCalls: McpFront['sessionCalls'];
+  const endpoint: McpEndpoint = {
+    guards: guards.list,
+    produce: mcpFactProducers(options.verifier, options.body, mcp.maxArgumentDepth),
+    methods: {},
+  };
   if (mcp.mode === 'sessions') {
     const context = createSessionContext(options, subjectOf, principal);
-    const handle = sessionPost(context, sessionInitialize(context));
-    sessionCalls = handle.front;
-    // Express's request, always: the front hands every 2025-era POST of session mode it does not answer
-    // (only plain tools/calls it answers, through handle.front) to Express.
-    post = routeByEra(handle.post as unknown as McpPostHandler, options.server, direct);
-    router.post('/mcp', post);
-    router.get('/mcp', sessionStreams(context));
-    router.delete('/mcp', sessionDelete(context));
+    const { post } = sessionPost(context, sessionInitialize(context));
+    endpoint.methods = {
+      POST: routeByEra(post, options.server, direct),
+      GET: sessionStreams(context),
+      DELETE: sessionDelete(context),
+    };
   } else {
-    post = routeByEra(statelessPost(options, principal, direct), options.server, direct);
-    router.post('/mcp', post);
+    endpoint.methods = {
+      POST: routeByEra(statelessPost(options, principal, direct), options.server, direct),
+    };
   }
-  return { router, front: { guard, post, sessionCalls } };
+  return { router, endpoint };
 }
 
-/** What the node:http front (front.ts) runs of the route: the same guards, and the POST handler. */
-export interface McpFront {
-  /** Runs the /mcp guards once: the refusal, or the facts a request that passed them carries on. */
-  guard(
-    req: IncomingMessage,
-    res: ResponseWithLocals,
-  ): Promise<{ refusal: McpRefusal | undefined; facts: Partial<McpFacts> }>;
-  /** The POST handler after the guards. */
-  post: McpPostHandler;
-  /** Session mode: a 2025 session's plain tools/call, answered by the session steps Express's POST runs. */
-  sessionCalls?: SessionCalls;
-}
-
-/** The session steps of a POST for the front: what it may answer, and the answering. */
-export interface SessionCalls {
-  /** Whether the POST may be a plain tools/call the lean path answers (judged before any store access). */
-  mayTake(req: McpRequest, message: unknown): boolean;
-  /**
-   * Runs the session steps (lookup, owner check, hold, the lean call) as Express's POST does. Resolves
-   * undefined once answered, else with the lookup for Express to go on from: a refusal, or a session found
-   * and held whose call is not the lean path's (a tool asking by elicitation).
-   */
-  post(
-    req: McpRequest,
-    res: ResponseWithLocals,
-    message: unknown,
-    sessionId: string,
-  ): Promise<SessionOutcome | undefined>;
+/** What the one /mcp handler (mcp-handler.ts) runs: the guards, how their facts are produced, the methods. */
+export interface McpEndpoint {
+  guards: readonly Guard<McpFacts>[];
+  produce: FactProducers<McpFacts>;
+  /** The handler of each method the mode serves (the method guard refuses every other one first). */
+  methods: Partial<Record<'POST' | 'GET' | 'DELETE', McpPostHandler>>;
 }
 
 export interface McpRoutes {
+  /** The resource metadata routes (RFC 9728), which Express serves. */
   router: Router;
-  front: McpFront;
+  endpoint: McpEndpoint;
 }

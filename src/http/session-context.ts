@@ -8,7 +8,6 @@
  * session-delete.ts) share: the stores, the elicitation channel, the lean call, and the standalone GET
  * streams this replica holds.
  */
-import type { Response } from 'express';
 import { createSessionElicitation } from '../mcp/session-elicitation.js';
 import { sessionToolCalls, type McpRequest, type SessionToolCalls } from './direct-tool-calls.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
@@ -33,7 +32,7 @@ export interface SessionContext {
   elicitation: ReturnType<typeof createSessionElicitation>;
   leanCall: SessionToolCalls;
   /** The standalone GET stream of each session, on this replica (one at most, as the SDK allows). */
-  listening: Map<string, Response>;
+  listening: Map<string, ResponseWithLocals>;
 }
 
 export function createSessionContext(
@@ -48,7 +47,7 @@ export function createSessionContext(
     retryIntervalMs: RETRY_INTERVAL_MS,
     keepaliveMs: KEEPALIVE_MS,
   });
-  const listening = new Map<string, Response>();
+  const listening = new Map<string, ResponseWithLocals>();
   sessions.onClosed((id) => {
     listening.get(id)?.end();
     elicitation.endSession(id);
@@ -64,7 +63,7 @@ export function createSessionContext(
 }
 
 /** Session state (Redis) failed: a clear, retryable refusal; never a local session the others cannot see. */
-export function sessionStateUnavailable(res: Response, error: unknown): void {
+export function sessionStateUnavailable(res: ResponseWithLocals, error: unknown): void {
   localsOf(res).logger.warn({ err: error }, 'MCP session state unavailable');
   const refusal = refusalOf('mcp.session-state-unavailable');
   writeMcpRefusal(

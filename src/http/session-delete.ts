@@ -1,14 +1,15 @@
 /** A session's DELETE: ends it for its owner (a foreign or unknown one is 404), on every replica. */
-import type { RequestHandler } from 'express';
 import { refusalOf } from '../transport-refusals.js';
 import { writeMcpRefusal } from './write-refusal.js';
+import type { McpPostHandler } from './route-by-era.js';
 import { sessionStateUnavailable, type SessionContext } from './session-context.js';
 
-export function sessionDelete(context: SessionContext): RequestHandler {
+export function sessionDelete(context: SessionContext): McpPostHandler {
   const { options, subjectOf } = context;
   const { sessions } = options.state;
   return async (req, res) => {
-    const sessionId = req.get('mcp-session-id');
+    const header = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(header) ? header.join(', ') : header;
     if (sessionId === undefined) return writeMcpRefusal(res, refusalOf('mcp.session-id-required'));
     let deleted: boolean;
     try {
@@ -17,6 +18,7 @@ export function sessionDelete(context: SessionContext): RequestHandler {
       return sessionStateUnavailable(res, error);
     }
     if (!deleted) return writeMcpRefusal(res, refusalOf('mcp.session-not-found'));
-    res.status(200).end();
+    res.statusCode = 200;
+    res.end();
   };
 }

@@ -4,16 +4,21 @@
  * hands the client its Mcp-Session-Id.
  */
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { createMcpServer } from '../mcp/mcp-server.js';
+import type { McpRequest } from './direct-tool-calls.js';
 import type { JsonRpcMessage } from './json-rpc-message.js';
+import type { ResponseWithLocals } from './locals.js';
 import { refusalOf } from '../transport-refusals.js';
 import { retryable, writeMcpRefusal } from './write-refusal.js';
 import { watchClose } from './close-watch.js';
 import { carrySessionId, sessionStateUnavailable, type SessionContext } from './session-context.js';
 
-export type SessionInitialize = (req: Request, res: Response, message: JsonRpcMessage) => Promise<void>;
+export type SessionInitialize = (
+  req: McpRequest,
+  res: ResponseWithLocals,
+  message: JsonRpcMessage,
+) => Promise<void>;
 
 export function sessionInitialize(context: SessionContext): SessionInitialize {
   const { options, subjectOf, principalFor } = context;

@@ -3,22 +3,30 @@
  * response, from whichever replica stored it); without, the standalone stream (keepalives and
  * tools/list_changed), one per session on this replica, ending with its session.
  */
-import type { RequestHandler, Response } from 'express';
 import { followStream } from '../shared-state/event-store.js';
 import type { SessionHold } from '../shared-state/session-store.js';
 import { watchClose } from './close-watch.js';
-import { localsOf } from './locals.js';
+import { localsOf, type ResponseWithLocals } from './locals.js';
+import type { McpPostHandler } from './route-by-era.js';
 import { refusalOf } from '../transport-refusals.js';
 import { writeMcpRefusal } from './write-refusal.js';
 import { KEEPALIVE_MS, sessionStateUnavailable, type SessionContext } from './session-context.js';
 import { KEEPALIVE_FRAME, messageFrame, SSE_HEADERS } from './sse-frames.js';
 
-export function sessionStreams(context: SessionContext): RequestHandler {
+/** A header's one value (a repeated one as node joins it). */
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
+
+export function sessionStreams(context: SessionContext): McpPostHandler {
   const { options, subjectOf, listening } = context;
   const { sessions, events } = options.state;
 
   /** A Last-Event-ID resume: replay what the cut stream missed, then follow it to its response. */
-  const resume = async (res: Response, sessionId: string, lastEventId: string, hold: SessionHold) => {
+  const resume = async (
+    res: ResponseWithLocals,
+    sessionId: string,
+    lastEventId: string,
+    hold: SessionHold,
+  ) => {
     const parsed = events.parseEventId(lastEventId);
     let info = undefined as Awaited<ReturnType<typeof events.info>>;
     try {
@@ -68,7 +76,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
   };
 
   /** The standalone GET stream: keepalives and tools/list_changed; it ends with its session. */
-  const listen = (res: Response, sessionId: string, hold: SessionHold) => {
+  const listen = (res: ResponseWithLocals, sessionId: string, hold: SessionHold) => {
     if (listening.has(sessionId)) {
       hold.release();
       return writeMcpRefusal(res, refusalOf('mcp.stream-conflict'));
@@ -86,9 +94,9 @@ export function sessionStreams(context: SessionContext): RequestHandler {
 
   return async (req, res, next) => {
     try {
-      const sessionId = req.get('mcp-session-id');
+      const sessionId = header(req.headers['mcp-session-id']);
       if (sessionId === undefined) return writeMcpRefusal(res, refusalOf('mcp.session-id-required'));
-      if (!req.get('accept')?.includes('text/event-stream'))
+      if (!header(req.headers.accept)?.includes('text/event-stream'))
         return writeMcpRefusal(res, refusalOf('mcp.stream-not-sse'));
       // Watched before the store is awaited: a client gone during the await must not leave it held.
       const life = watchClose(res);
@@ -100,7 +108,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
       }
       if (!found) return writeMcpRefusal(res, refusalOf('mcp.session-not-found'));
       if (life.closed) return found.hold.release();
-      const lastEventId = req.get('last-event-id');
+      const lastEventId = header(req.headers['last-event-id']);
       if (lastEventId !== undefined) return await resume(res, sessionId, lastEventId, found.hold);
       listen(res, sessionId, found.hold);
     } catch (error) {

@@ -20,7 +20,7 @@ const out = process.argv[2] ?? path.join(import.meta.dirname, 'mcp-golden.json')
 const table: Record<string, GoldenAnswer> = {};
 for (const mode of ['stateless', 'sessions'] as McpMode[]) {
   const server = await startTestServer('sqlite', {
-    env: { MCP_MODE: mode, ...(process.env.HTTP_FRONT ? { HTTP_FRONT: process.env.HTTP_FRONT } : {}) },
+    env: { MCP_MODE: mode },
   });
   try {
     const token = await server.login('user', 'user123');
