@@ -5,17 +5,15 @@
  *   2. refusing: every new request, new sessions and requests on existing sessions included, is a 503
  *      with Retry-After and a classified JSON body, while requests already received run to the end;
  *   3. the caller closes sessions and connections once `settle` resolves (all finished, or grace over).
- * Probes (/healthz, /readyz, /metrics) are always answered. A GET /mcp is a session's listening stream:
- * it lives as long as the session, so it is not waited for; closing the sessions ends it. Which path is
- * which comes from the route table the router uses (route-table.ts): /MCP or /mcp/ is no route there,
- * so it is neither a stream to leave running nor refused as /mcp.
+ * Probes (/healthz, /readyz, /metrics) are always answered. /graphql and /mcp are begun by their own
+ * handlers, which ask `phase` and `track` (and the /mcp one leaves a session's listening GET stream
+ * untracked: it lives as long as the session; closing the sessions ends it); Express's middleware here
+ * gates every other path. Which path is which comes from the route table (route-table.ts).
  */
 import type { ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { sendError } from './problem.js';
 import { routeOf } from './route-table.js';
-import { refusalOf } from '../transport-refusals.js';
-import { retryable, writeMcpRefusal } from './write-refusal.js';
 
 const RETRY_AFTER_SECONDS = 5;
 
@@ -37,10 +35,7 @@ export interface DrainGate {
   inFlight(): number;
 }
 
-const isListeningStream = (req: Request) => req.method === 'GET' && routeOf(req.path) === 'mcp';
-
-function refuse(req: Request, res: Response): void {
-  if (routeOf(req.path) === 'mcp') return writeMcpRefusal(res, retryable(refusalOf('mcp.draining')));
+function refuse(res: Response): void {
   res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.setHeader('Connection', 'close');
   const message = 'The server is shutting down; retry the request (another instance will take it)';
@@ -62,8 +57,7 @@ export function createDrainGate(): DrainGate {
 
   const middleware: RequestHandler = (req, res, next) => {
     if (routeOf(req.path) === 'probe') return next();
-    if (phase === 'refusing') return refuse(req, res);
-    if (isListeningStream(req)) return next();
+    if (phase === 'refusing') return refuse(res);
     track(res);
     next();
   };
