@@ -1,8 +1,8 @@
 /**
  * createApp builds the server's request listener from its dependencies and never listens (server.ts
- * does), so tests run the real app on port 0: the Express application, behind the node:http front
- * (src/http/front.ts, for /mcp) unless HTTP_FRONT is off, wrapped in the request spans when tracing is
- * configured (the same listener either way).
+ * does), so tests run the real app on port 0: the Express application, with /graphql and /mcp each one
+ * handler dispatched in front of it, wrapped in the request spans when tracing is configured (the same
+ * listener either way).
  */
 import type { RequestListener } from 'node:http';
 import express from 'express';
@@ -18,10 +18,10 @@ import type { Tracing } from './telemetry/tracing.js';
 import { createHostCheck } from './http/allowed-hosts.js';
 import { errorHandler, notFoundHandler } from './http/error-handlers.js';
 import { graphiqlAssets } from './http/graphiql.js';
-import { createFront } from './http/front.js';
-import { createGraphQLHandler, dispatchPath, expressRoute } from './http/graphql-handler.js';
+import { createGraphQLHandler, dispatchPath } from './http/graphql-handler.js';
 import { graphqlRoute } from './http/graphql-route.js';
 import { healthRoutes } from './http/health.js';
+import { createMcpHandler } from './http/mcp-handler.js';
 import { mcpRoutes, type McpRouteOptions } from './http/mcp-route.js';
 import type { DrainGate } from './http/drain-gate.js';
 import type { Metrics } from './http/metrics.js';
@@ -31,6 +31,7 @@ import {
   GRAPHIQL_ASSET_PREFIX,
   GRAPHQL_PATH,
   HEALTH_ROUTES,
+  MCP_PATH,
   METRICS_PATH,
   routeOf,
 } from './http/route-table.js';
@@ -43,7 +44,7 @@ export interface AppDependencies {
   tokens: TokenService;
   executor: Executor;
   verifier: BearerVerifier;
-  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'body' | 'verifier'>;
+  mcp: Omit<McpRouteOptions, 'mcp' | 'listenHost' | 'body' | 'verifier' | 'trust'>;
   metrics: Metrics;
   limits: AbuseLimits;
   /** Refuses new requests while the server drains (server.ts drives its phases). */
@@ -54,8 +55,6 @@ export interface AppDependencies {
   tracing?: Pick<Tracing, 'traceListener'>;
   /** The JWT secret: with it, and no OAUTH_ISSUER, the built-in authorization server (src/oauth/) is on. */
   oauthSecret?: string;
-  /** Told who answered each request the node:http front began (tests). */
-  onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
 
 export function createApp(deps: AppDependencies): RequestListener {
@@ -63,15 +62,15 @@ export function createApp(deps: AppDependencies): RequestListener {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  // Paths are exact (route-table.ts): no second spelling for the routers, the drain gate or the front.
+  // Paths are exact (route-table.ts): no second spelling for the routers or the drain gate.
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   // Which X-Forwarded-For hops name the client (req.ip): the address rate limits count (TRUST_PROXY).
   app.set('trust proxy', deps.config.trustProxy);
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
 
-  // /graphql is one handler that begins, guards and answers its requests itself: it is mounted before
-  // the middleware the other routes share. The same Host rule as /mcp (DNS rebinding).
+  // /graphql and /mcp are each one handler that begins, guards and answers its requests itself,
+  // dispatched by exact path before Express (below). The same Host rule for both (DNS rebinding).
   const hostCheck = createHostCheck(deps.config.mcp, deps.config.host);
   // The one body reader's bounds, for both endpoints (read-body.ts).
   const body: BodyLimits = {
@@ -94,8 +93,6 @@ export function createApp(deps: AppDependencies): RequestListener {
       deps.metrics.observeOperation,
     ),
   });
-  // Express's route takes what the dispatch below does not (Express matches /graphql/ and /GraphQL too).
-  app.all(GRAPHQL_PATH, expressRoute(graphql));
 
   app.use(requestContext(deps.logger));
   app.use(deps.drain.middleware);
@@ -121,6 +118,7 @@ export function createApp(deps: AppDependencies): RequestListener {
     listenHost: deps.config.host,
     body,
     verifier: deps.verifier,
+    trust,
   });
   app.use(mcp.router);
 
@@ -133,25 +131,21 @@ export function createApp(deps: AppDependencies): RequestListener {
 
   app.use(notFoundHandler);
   app.use(errorHandler);
-  const listener: RequestListener = !deps.config.httpFront
-    ? app
-    : createFront({
-        express: app,
-        trust,
-        logger: deps.logger,
-        drain: deps.drain,
-        metrics: deps.metrics,
-        verifier: deps.verifier,
-        body,
-        mcp: mcp.front,
-        mcpMode: deps.config.mcp.mode,
-        onAnswer: deps.onFrontAnswer,
-      });
+  // The same measure for /mcp's one handler as for /graphql's: Express stays the app for everything
+  // else (the metadata beside it, probes, GraphiQL's files, every 404).
+  const mcpHandler = createMcpHandler({
+    logger: deps.logger,
+    drain: deps.drain,
+    metrics: deps.metrics,
+    trust,
+    endpoint: mcp.endpoint,
+  });
   // A POST of a cached query, answered by this same handler mounted in Express and dispatched in front
   // of it (autocannon, 50 connections, loopback, SQLite, server on one core, 4 alternating rounds of 6 s,
   // 2026-12-01, a shared 2-core machine): Express 772 req/s at 414 µs CPU a request, the dispatch 2841
-  // req/s at 207 µs. Express costs far more than 10% of the throughput, so /graphql is dispatched first.
-  const served = dispatchPath(GRAPHQL_PATH, graphql, listener);
+  // req/s at 207 µs. Express costs far more than 10% of the throughput, so /graphql is dispatched first,
+  // and /mcp (whose hot POSTs the old node:http front served below Express for the same reason) too.
+  const served = dispatchPath(GRAPHQL_PATH, graphql, dispatchPath(MCP_PATH, mcpHandler, app));
   // Around the whole listener, so the request's span is the parent of everything it runs.
   return deps.tracing ? deps.tracing.traceListener(served, trust) : served;
 }

@@ -132,11 +132,6 @@ const envSchema = z.object({
    * SDK's transport round trip, with the same answer; `off`: every request goes through the SDK.
    */
   MCP_DIRECT_TOOL_CALLS: z.enum(['on', 'off']).default('on'),
-  /**
-   * `on`: the lean /mcp POSTs are served by a node:http front below Express, with the same answers;
-   * `off`: every /mcp request through Express. (/graphql is one handler either way.)
-   */
-  HTTP_FRONT: z.enum(['on', 'off']).default('on'),
   /** Default deadline of one tool call (per tool: `timeoutMs` in tools.json). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   /**
@@ -294,8 +289,6 @@ export interface Config {
   bodyLimitBytes: number;
   /** The bounds on reading and discarding a refused body (BODY_LINGER_MS, BODY_LINGER_BYTES). */
   bodyLinger: { ms: number; bytes: number };
-  /** Serve the hot /mcp POSTs below Express (HTTP_FRONT). */
-  httpFront: boolean;
   graphql: {
     maxDepth: number;
     maxCost: number;
@@ -492,7 +485,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     bodyLinger: { ms: e.BODY_LINGER_MS, bytes: e.BODY_LINGER_BYTES },
-    httpFront: e.HTTP_FRONT === 'on',
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxCost: e.GRAPHQL_MAX_COST,

@@ -51,8 +51,6 @@ export interface ServerOptions {
   logger?: Logger;
   /** Observes every SQL statement (tests count queries with it). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
-  /** Told who answered each request the node:http front began: the front itself, or Express. */
-  onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
@@ -196,7 +194,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     drain,
     redis,
     tracing,
-    onFrontAnswer: options.onFrontAnswer,
   });
 
   // Bound slow clients: headers must arrive within 10 s and a whole request within 30 s. Node enforces

@@ -7,7 +7,6 @@ import type { IncomingMessage } from 'node:http';
 import type { BearerVerifier } from '../auth/bearer.js';
 import type { Identity } from '../auth/identity.js';
 import { InvalidTokenError } from '../auth/tokens.js';
-import { frontWorkOf } from './front-handoff.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/i;
 const MAX_HEADER_LENGTH = 4096;
@@ -31,8 +30,7 @@ export async function readBearer(
   }
 }
 
-/** The request's bearer outcome: the front's, when it verified the token already, else read now. */
-export async function bearerOf(req: IncomingMessage, verifier: BearerVerifier): Promise<BearerOutcome> {
-  const header = req.headers.authorization;
-  return frontWorkOf(req)?.bearer ?? readBearer(header, verifier);
+/** The request's bearer outcome, its Authorization header verified. */
+export function bearerOf(req: IncomingMessage, verifier: BearerVerifier): Promise<BearerOutcome> {
+  return readBearer(req.headers.authorization, verifier);
 }

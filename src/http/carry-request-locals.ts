@@ -5,19 +5,13 @@
  * join the access line). Anonymous requests get an AuthInfo too, carrying no identity and no scopes.
  */
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { localsOf, type RequestLocals } from './locals.js';
+import type { RequestLocals } from './locals.js';
 
-/** The one implementation: the Express middleware below and the node:http front call it. */
+/** The one implementation: the /mcp handler calls it for every request that passed its guards. */
 export function carryLocals(req: IncomingMessage & { auth?: AuthInfo }, locals: RequestLocals): void {
   const { clientAddress, logger } = locals;
   req.auth = req.auth
     ? { ...req.auth, extra: { ...req.auth.extra, clientAddress, logger } }
     : { token: '', clientId: '', scopes: [], extra: { identity: null, clientAddress, logger } };
 }
-
-export const carryRequestLocals: RequestHandler = (req, res, next) => {
-  carryLocals(req, localsOf(res));
-  next();
-};

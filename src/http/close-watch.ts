@@ -2,7 +2,7 @@
  * Whether a request's connection closed, known from the moment its session handling began. A handler
  * that awaits the session store (Redis) before it registers its own `close` listener would miss a close
  * that came during the await, and hold its session for good; it asks this watch instead, which is one
- * per response however many handlers ask (the node:http front and Express may both). A watch also
+ * per response however many handlers ask. A watch also
  * counts the work that outlives the connection (a call runs on after its stream was cut), so a session
  * hold can ask whether its request is still live.
  */

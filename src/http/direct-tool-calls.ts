@@ -136,11 +136,6 @@ export interface SessionRequest {
 }
 
 export interface SessionToolCalls {
-  /**
-   * Whether the message may be one the lean path answers, judged without the session (before the store
-   * is asked): a plain tools/call with lean calls on. The session's record decides the rest.
-   */
-  mayTake(req: McpRequest, message: unknown): boolean;
   /** Answers the request if it is a plain tools/call (resolving true); false leaves it to the SDK. */
   answer(request: SessionRequest): Promise<boolean>;
 }
@@ -243,5 +238,5 @@ export function sessionToolCalls(
     return true;
   };
 
-  return { mayTake, answer };
+  return { answer };
 }

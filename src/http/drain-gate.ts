@@ -5,17 +5,15 @@
  *   2. refusing: every new request, new sessions and requests on existing sessions included, is a 503
  *      with Retry-After and a classified JSON body, while requests already received run to the end;
  *   3. the caller closes sessions and connections once `settle` resolves (all finished, or grace over).
- * Probes (/healthz, /readyz, /metrics) are always answered. A GET /mcp is a session's listening stream:
- * it lives as long as the session, so it is not waited for; closing the sessions ends it. Which path is
- * which comes from the route table the router uses (route-table.ts): /MCP or /mcp/ is no route there,
- * so it is neither a stream to leave running nor refused as /mcp.
+ * Probes (/healthz, /readyz, /metrics) are always answered. /graphql and /mcp are begun by their own
+ * handlers, which ask `phase` and `track` (and the /mcp one leaves a session's listening GET stream
+ * untracked: it lives as long as the session; closing the sessions ends it); Express's middleware here
+ * gates every other path. Which path is which comes from the route table (route-table.ts).
  */
 import type { ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
-import { frontWorkOf } from './front-handoff.js';
+import type { RequestHandler, Response } from 'express';
 import { sendError } from './problem.js';
 import { routeOf } from './route-table.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 const RETRY_AFTER_SECONDS = 5;
 
@@ -23,7 +21,7 @@ export type DrainPhase = 'serving' | 'not-ready' | 'refusing';
 
 export interface DrainGate {
   middleware: RequestHandler;
-  /** Counts a request as in flight until its response closes (the front admits through this too). */
+  /** Counts a request as in flight until its response closes (the one handlers admit through this). */
   track(res: ServerResponse): void;
   phase(): DrainPhase;
   /** Phase 1: readiness turns false; requests are still served. */
@@ -37,17 +35,10 @@ export interface DrainGate {
   inFlight(): number;
 }
 
-const isListeningStream = (req: Request) => req.method === 'GET' && routeOf(req.path) === 'mcp';
-
-function refuse(req: Request, res: Response): void {
+function refuse(res: Response): void {
   res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.setHeader('Connection', 'close');
   const message = 'The server is shutting down; retry the request (another instance will take it)';
-  if (routeOf(req.path) === 'mcp') {
-    return sendJsonRpcError(res, 503, -32000, `Service Unavailable: ${message}`, {
-      data: { classification: 'UNAVAILABLE', retryAfterSeconds: RETRY_AFTER_SECONDS },
-    });
-  }
   sendError(res, 503, 'UNAVAILABLE', message, { retryAfterSeconds: RETRY_AFTER_SECONDS });
 }
 
@@ -65,10 +56,8 @@ export function createDrainGate(): DrainGate {
   };
 
   const middleware: RequestHandler = (req, res, next) => {
-    // The front admitted (and tracks) the requests it hands on.
-    if (routeOf(req.path) === 'probe' || frontWorkOf(req)) return next();
-    if (phase === 'refusing') return refuse(req, res);
-    if (isListeningStream(req)) return next();
+    if (routeOf(req.path) === 'probe') return next();
+    if (phase === 'refusing') return refuse(res);
     track(res);
     next();
   };

@@ -12,7 +12,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
 };
 
-/** body-parser (and readBody) mark their errors with a `type`; those are the client's mistakes. */
+/** body-parser (and readRequestBody) mark their errors with a `type`; those are the client's mistakes. */
 export const BODY_ERRORS: Record<string, { status: number; message: string }> = {
   'entity.too.large': { status: 413, message: 'The request body is too large' },
   'entity.parse.failed': { status: 400, message: 'The request body is not valid JSON' },
@@ -25,7 +25,7 @@ export const BODY_ERRORS: Record<string, { status: number; message: string }> = 
   'request.aborted': { status: 400, message: 'The request was aborted' },
 };
 
-/** Express's last error handler; the node:http front answers its errors through it too. */
+/** Express's last error handler; the /graphql and /mcp handlers answer their errors through it too. */
 export const errorHandler = (
   error: unknown,
   _req: IncomingMessage,

@@ -84,11 +84,6 @@ export function createGraphQLHandler(deps: GraphQLHandlerDependencies): NodeHand
   };
 }
 
-/** Express's adapter: the handler as a route (it answers everything itself, so never calls next). */
-export function expressRoute(handler: NodeHandler): RequestListener {
-  return (req, res) => void handler(req, res);
-}
-
 /**
  * The shorter road to the same handler: a request for exactly `path` (any query string) goes to it
  * before Express sees it; every other one to `rest`. app.ts says why, with the figure measured.

@@ -16,9 +16,16 @@ export interface Guard<Facts> {
   check(req: IncomingMessage, facts: Partial<Facts>): Refusal | undefined;
 }
 
-/** How each fact is produced (asynchronously: a body read, a token verified); a rejection is a 500. */
+/**
+ * How each fact is produced (asynchronously: a body read, a token verified), from the request and the
+ * facts produced before it (the JSON-RPC message from the body); a rejection is a 500.
+ */
 export type FactProducers<Facts> = {
-  [K in keyof Facts]: (req: IncomingMessage, res: ServerResponse) => Promise<Facts[K]> | Facts[K];
+  [K in keyof Facts]: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    facts: Partial<Facts>,
+  ) => Promise<Facts[K]> | Facts[K];
 };
 
 /** Runs the guards in order; the first refusal, or undefined with every fact the guards needed. */
@@ -31,7 +38,7 @@ export async function runGuards<Facts>(
 ): Promise<Refusal | undefined> {
   for (const guard of guards) {
     const { needs } = guard;
-    if (needs !== undefined && !(needs in facts)) facts[needs] = await produce[needs](req, res);
+    if (needs !== undefined && !(needs in facts)) facts[needs] = await produce[needs](req, res, facts);
     const refusal = guard.check(req, facts);
     if (refusal) return refusal;
   }

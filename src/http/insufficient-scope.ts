@@ -5,14 +5,11 @@
  * can step up its authorization and retry. The scopes are the ones the schema's @auth rules give the
  * tool's operation (derived at boot); the executor enforces the same rules per field, so this only turns
  * the same refusal into the transport's answer. Anonymous callers pass: a write tool answers them with an
- * UNAUTHORIZED tool error (docs/contract.md, MCP tools). Runs after authentication and body parsing.
+ * UNAUTHORIZED tool error (docs/contract.md, MCP tools). The scope guard (mcp-guards.ts) answers it.
  */
-import type { Request, RequestHandler } from 'express';
 import { ALL_SCOPES, type Identity } from '../auth/identity.js';
 import { missingScopes } from '../graphql/auth-directives.js';
 import type { OperationCatalogue } from '../operations/operation-catalogue.js';
-import { localsOf } from './locals.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 type Message = { method?: unknown; id?: unknown; params?: { name?: unknown } };
 
@@ -39,25 +36,4 @@ export function scopeRefusal(
   const wanted = ALL_SCOPES.filter((scope) => required.includes(scope) || viewer.scopes.includes(scope));
   const description = `This token lacks the scope ${missing.join(', ')} needed by ${message.params.name}`;
   return { missing, wanted, description };
-}
-
-export function insufficientScope(
-  catalogue: OperationCatalogue,
-  resourceMetadataUrl: (req: Request) => string,
-): RequestHandler {
-  return (req, res, next) => {
-    const message = res.locals.message as Message;
-    const refusal = scopeRefusal(catalogue, localsOf(res).viewer ?? null, message);
-    if (!refusal) return next();
-    const { missing, wanted, description } = refusal;
-    sendJsonRpcError(res, 403, -32001, `Forbidden: ${description}`, {
-      headers: {
-        'WWW-Authenticate':
-          `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", ` +
-          `resource_metadata="${resourceMetadataUrl(req)}", error_description="${description}"`,
-      },
-      data: { requiredScopes: missing },
-      id: message.id ?? null,
-    });
-  };
 }

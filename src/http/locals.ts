@@ -12,7 +12,7 @@ export interface RequestLocals {
   clientAddress: string;
 }
 
-/** A response carrying `locals`: Express's, or one the node:http front (front.ts) began. */
+/** A response carrying `locals`: Express's, or one a handler of its own began (beginRequest). */
 export type ResponseWithLocals = ServerResponse & { locals: Record<string, unknown> };
 
 export function localsOf(res: { locals: Record<string, unknown> }): RequestLocals {

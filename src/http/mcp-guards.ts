@@ -1,42 +1,76 @@
 /**
- * The /mcp guards that run before any handler, in this order: Host and Origin (DNS-rebinding
- * protection, 403), the method (405 with Allow), the protocol revision (400), the bearer token (401 with
- * RFC 9728 discovery), then, for a POST, the JSON-RPC body (parse-json-rpc-body.ts) and the body reader's
- * own refusals as JSON-RPC errors instead of HTML.
+ * The /mcp guards, in the order the endpoint runs them (`MCP_GUARD_ORDER`): Host and Origin
+ * (DNS-rebinding protection, 403), the method (405 with Allow), the protocol revision (400), the bearer
+ * token (401 with RFC 9728 discovery), then, for a POST, the body (read bounded and decoded), the
+ * JSON-RPC message (parse-json-rpc-body.ts) and the scope a tools/call needs (403 with a scope
+ * challenge). Each guard is a pure function of the request and the facts before it, returning a refusal
+ * of the transport refusals' registry or nothing.
  */
 import type { IncomingMessage } from 'node:http';
-import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { BearerVerifier } from '../auth/bearer.js';
 import type { Identity } from '../auth/identity.js';
 import { isLoopbackHost, LOOPBACK_NAMES, type Config } from '../config.js';
+import type { OperationCatalogue } from '../operations/operation-catalogue.js';
+import { refusalOf, type RefusalCode } from '../transport-refusals.js';
 import { createHostCheck, type HostCheck } from './allowed-hosts.js';
-import { bearerOf, type BearerOutcome } from './authenticate.js';
-import { BODY_ERRORS } from './error-handlers.js';
-import { localsOf, type RequestLocals } from './locals.js';
-import { parseJsonRpcBody, SUPPORTED_PROTOCOL_VERSIONS, versionRefusal } from './parse-json-rpc-body.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import type { BearerOutcome } from './authenticate.js';
+import type { Guard } from './guard.js';
+import type { BodyOutcome } from './graphql-guards.js';
+import { scopeRefusal } from './insufficient-scope.js';
+import type { RequestLocals } from './locals.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, versionRefusal, type ParsedBody } from './parse-json-rpc-body.js';
+import { withReply } from './write-refusal.js';
 
 export interface McpGuardOptions {
   mcp: Config['mcp'];
   listenHost: string;
-  verifier: BearerVerifier;
+  catalogue: OperationCatalogue;
   /** Where a 401's challenge sends the client for the resource's metadata. */
-  metadataUrl(req: Request): string;
+  metadataUrl(req: IncomingMessage): string;
 }
+
+export interface McpFacts {
+  bearer: BearerOutcome;
+  /** The body as read ({ text: null } for a request that is not a POST, whose body is never read). */
+  body: BodyOutcome;
+  /** The POST's JSON-RPC message, or why it is refused; undefined for any other method. */
+  parsed: ParsedBody | undefined;
+}
+
+export const MCP_GUARD_ORDER = [
+  'host-and-origin',
+  'method',
+  'protocol-revision',
+  'bearer',
+  'body',
+  'json-rpc',
+  'scope',
+] as const;
+
+const BODY_REFUSALS: Record<string, RefusalCode> = {
+  'entity.too.large': 'mcp.body-too-large',
+  'entity.parse.failed': 'mcp.body-not-json',
+  'charset.unsupported': 'mcp.charset-unsupported',
+  'encoding.unsupported': 'mcp.encoding-unsupported',
+  'encoding.mismatch': 'mcp.encoding-mismatch',
+  'request.aborted': 'mcp.request-aborted',
+};
+
+/** The unsupported MCP-Protocol-Version header a request carries, if any. */
+export function unsupportedVersionOf(req: IncomingMessage): string | undefined {
+  const version = req.headers['mcp-protocol-version'];
+  if (version === undefined) return undefined;
+  const named = Array.isArray(version) ? version.join(', ') : version;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(named) ? undefined : named;
+}
+
+/** The verified identity of the bearer fact, or null. */
+export const viewerOf = (bearer: BearerOutcome | undefined): Identity | null =>
+  bearer?.kind === 'verified' ? bearer.identity : null;
 
 export interface McpGuards {
   hostCheck: HostCheck;
-  /** The Host/Origin refusal (DNS rebinding) for these headers, or undefined. */
-  originRefusal(host: string, origin: string | undefined): string | undefined;
-  guardOriginAndHost: RequestHandler;
-  onlyKnownMethods: RequestHandler;
-  checkProtocolVersion: RequestHandler;
-  /** Whether a bearer outcome lets a request on (the refusals are `authenticate`'s to answer). */
-  admits(outcome: BearerOutcome): boolean;
-  authenticate: RequestHandler;
-  parseBody: RequestHandler;
-  bodyErrors: ErrorRequestHandler;
+  list: readonly Guard<McpFacts>[];
 }
 
 export function mcpGuards(options: McpGuardOptions): McpGuards {
@@ -48,121 +82,103 @@ export function mcpGuards(options: McpGuardOptions): McpGuards {
   // Origins a browser may call from. The request's own Host is never one of them: a DNS-rebinding
   // page controls it.
   const allowedOrigins = new Set([...mcp.allowedOrigins, ...(publicOrigin ? [publicOrigin.origin] : [])]);
+  const allowedMethods = mcp.mode === 'sessions' ? ['GET', 'POST', 'DELETE'] : ['POST'];
 
-  /** DNS-rebinding protection: the Host must be ours and a browser Origin must be allowed. */
-  const originRefusal = (host: string, origin: string | undefined): string | undefined => {
-    const hostname = hostCheck.hostnameOf(host);
-    if (!hostCheck.allows(host)) return `Forbidden: Host ${host} is not allowed`;
-    if (origin === undefined) return undefined;
-    let originName = '';
-    let normalized = '';
-    try {
-      ({ hostname: originName, origin: normalized } = new URL(origin));
-    } catch {
-      return 'Forbidden: malformed Origin';
-    }
-    const allowed =
-      allowedOrigins.has(origin) ||
-      allowedOrigins.has(normalized) ||
-      (loopbackBind && LOOPBACK_NAMES.includes(originName) && LOOPBACK_NAMES.includes(hostname));
-    return allowed ? undefined : `Forbidden: Origin ${origin} is not allowed`;
-  };
-  const guardOriginAndHost: RequestHandler = (req, res, next) => {
-    const refusal = originRefusal(req.get('host') ?? '', req.get('origin'));
-    if (refusal) return sendJsonRpcError(res, 403, -32000, refusal);
-    next();
-  };
-
-  const onlyKnownMethods: RequestHandler = (req, res, next) => {
-    const allowed = mcp.mode === 'sessions' ? ['GET', 'POST', 'DELETE'] : ['POST'];
-    if (!allowed.includes(req.method)) {
-      return sendJsonRpcError(res, 405, -32000, `Method ${req.method} is not allowed on /mcp`, {
-        headers: { Allow: allowed.join(', ') },
-      });
-    }
-    next();
+  const hostAndOrigin: Guard<McpFacts> = {
+    name: 'host-and-origin',
+    check: (req) => {
+      const host = req.headers.host ?? '';
+      if (!hostCheck.allows(host)) return refusalOf('mcp.host-not-allowed', { host });
+      const { origin } = req.headers;
+      if (origin === undefined) return undefined;
+      let originName = '';
+      let normalized = '';
+      try {
+        ({ hostname: originName, origin: normalized } = new URL(origin));
+      } catch {
+        return refusalOf('mcp.origin-malformed');
+      }
+      const allowed =
+        allowedOrigins.has(origin) ||
+        allowedOrigins.has(normalized) ||
+        (loopbackBind &&
+          LOOPBACK_NAMES.includes(originName) &&
+          LOOPBACK_NAMES.includes(hostCheck.hostnameOf(host)));
+      return allowed ? undefined : refusalOf('mcp.origin-not-allowed', { origin });
+    },
   };
 
-  const refuseVersion = (res: Response, version: string) => sendJsonRpcError(res, ...versionRefusal(version));
-
-  const checkProtocolVersion: RequestHandler = (req, res, next) => {
-    const version = req.get('mcp-protocol-version');
-    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      // A POST may be a 2026-07-28 request, whose answer is the SDK's UnsupportedProtocolVersionError
-      // (with the request's id and the versions it serves): parseBody decides once the body is read.
-      if (req.method !== 'POST') return refuseVersion(res, version);
-      res.locals.unsupportedVersion = version;
-    }
-    next();
+  const method: Guard<McpFacts> = {
+    name: 'method',
+    check: (req) =>
+      allowedMethods.includes(req.method ?? '')
+        ? undefined
+        : refusalOf('mcp.method-not-allowed', {
+            method: req.method ?? '',
+            allowed: allowedMethods.join(', '),
+          }),
   };
 
-  /** Whether a bearer outcome lets a request on (the refusals are `authenticate`'s to answer). */
-  const admits = (outcome: BearerOutcome) =>
-    outcome.kind === 'verified' || (outcome.kind === 'absent' && mcp.auth !== 'required');
-
-  /** Verifies the bearer token on every request; the identity (never the token) goes on as authInfo. */
-  const authenticate: RequestHandler = async (req, res, next) => {
-    const challenge = (extra: string) => ({
-      'WWW-Authenticate': `Bearer ${extra}resource_metadata="${metadataUrl(req)}"`,
-    });
-    let outcome: BearerOutcome;
-    try {
-      outcome = await bearerOf(req, options.verifier);
-    } catch (error) {
-      return next(error);
-    }
-    if (outcome.kind === 'absent') {
-      if (!admits(outcome))
-        return sendJsonRpcError(res, 401, -32001, 'Unauthorized: a bearer token is required', {
-          headers: challenge(''),
-        });
-      return next();
-    }
-    if (outcome.kind === 'invalid') {
-      return sendJsonRpcError(res, 401, -32001, `Unauthorized: ${outcome.reason}`, {
-        headers: challenge('error="invalid_token", '),
-      });
-    }
-    admitIdentity(req, localsOf(res), outcome.identity);
-    next();
+  const protocolRevision: Guard<McpFacts> = {
+    name: 'protocol-revision',
+    // A POST may be a 2026-07-28 request, whose answer is the SDK's UnsupportedProtocolVersionError
+    // (with the request's id and the versions it serves): the JSON-RPC guard decides once it is read.
+    check: (req) => {
+      const version = unsupportedVersionOf(req);
+      return version !== undefined && req.method !== 'POST' ? versionRefusal(version) : undefined;
+    },
   };
 
-  /** Reads the JSON-RPC body ourselves: JSON errors become -32700 and batches are refused. */
-  const parseBody: RequestHandler = (req, res, next) => {
-    const parsed = parseJsonRpcBody(
-      typeof req.body === 'string' ? req.body : '',
-      Boolean(req.is('application/json')),
-      res.locals.unsupportedVersion as string | undefined,
-      mcp.maxArgumentDepth,
-    );
-    if ('refusal' in parsed) return sendJsonRpcError(res, ...parsed.refusal);
-    res.locals.message = parsed.message;
-    next();
+  const bearer: Guard<McpFacts> = {
+    name: 'bearer',
+    needs: 'bearer',
+    check: (req, { bearer: outcome }) => {
+      if (outcome?.kind === 'invalid')
+        return refusalOf('mcp.token-invalid', { reason: outcome.reason, resourceMetadata: metadataUrl(req) });
+      if (outcome?.kind === 'absent' && mcp.auth === 'required')
+        return refusalOf('mcp.token-required', { resourceMetadata: metadataUrl(req) });
+      return undefined;
+    },
   };
 
-  const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large')
-      return sendJsonRpcError(res, 413, -32600, 'Invalid Request: the body is too large');
-    const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
-    if (known)
-      return sendJsonRpcError(res, known.status, known.status === 400 ? -32700 : -32000, known.message);
-    if (typeof type === 'string' && type.startsWith('entity.'))
-      return sendJsonRpcError(res, 400, -32700, 'Parse error: the body could not be read');
-    next(error);
+  const body: Guard<McpFacts> = {
+    name: 'body',
+    needs: 'body',
+    check: (_req, { body: read }) => {
+      if (!read || !('error' in read)) return undefined;
+      const code = read.error.type === undefined ? undefined : BODY_REFUSALS[read.error.type];
+      return refusalOf(code ?? 'mcp.body-unreadable');
+    },
   };
 
-  return {
-    hostCheck,
-    originRefusal,
-    guardOriginAndHost,
-    onlyKnownMethods,
-    checkProtocolVersion,
-    admits,
-    authenticate,
-    parseBody,
-    bodyErrors,
+  const jsonRpc: Guard<McpFacts> = {
+    name: 'json-rpc',
+    needs: 'parsed',
+    check: (_req, { parsed }) => (parsed && 'refusal' in parsed ? parsed.refusal : undefined),
   };
+
+  const scope: Guard<McpFacts> = {
+    name: 'scope',
+    needs: 'parsed',
+    check: (req, facts) => {
+      const message = facts.parsed && 'message' in facts.parsed ? facts.parsed.message : undefined;
+      if (!message) return undefined;
+      const refused = scopeRefusal(options.catalogue, viewerOf(facts.bearer), message);
+      if (!refused) return undefined;
+      const { missing, wanted, description } = refused;
+      const id = (message as { id?: string | number }).id ?? null;
+      return withReply(
+        refusalOf('mcp.insufficient-scope', {
+          description,
+          wanted: wanted.join(' '),
+          resourceMetadata: metadataUrl(req),
+        }),
+        { data: { requiredScopes: missing }, id },
+      );
+    },
+  };
+
+  return { hostCheck, list: [hostAndOrigin, method, protocolRevision, bearer, body, jsonRpc, scope] };
 }
 
 /** The identity (never the token) goes on as authInfo, which the SDK hands to tool handlers. */

@@ -1,5 +1,5 @@
 /**
- * The Streamable HTTP endpoint /mcp (the SPEC's MCP transport) on Express, around the SDK's transports. Our
+ * The Streamable HTTP endpoint /mcp (the SPEC's MCP transport), around the SDK's transports. Our
  * layer adds what the SDK leaves out or gets differently from the spec: Origin and Host checks (403), our
  * protocol revisions only (400), JSON-RPC errors instead of HTML for bad bodies (-32700), no batches, 405
  * with Allow for other methods, -32602 for malformed or over-deep params, sessions bound to their creator
@@ -10,31 +10,29 @@
  * goes to the SDK's per-request handler and a 2025-era one to the session or stateless handling
  * (route-by-era.ts).
  *
- * This file assembles the route from its parts: metadata (mcp-metadata.ts), the guards (mcp-guards.ts,
+ * This file assembles the endpoint the one handler (mcp-handler.ts) serves: metadata (mcp-metadata.ts,
+ * which Express serves), the guards (mcp-guards.ts,
  * parse-json-rpc-body.ts), the session handlers (session-initialize.ts, session-post.ts, session-streams.ts,
  * session-delete.ts), stateless mode (stateless-post.ts) and the lean call with its JSON and SSE writers
  * (direct-tool-calls.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { Router } from 'express';
-import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { BearerVerifier } from '../auth/bearer.js';
-import type { Identity } from '../auth/identity.js';
 import type { Config } from '../config.js';
 import type { McpServerDependencies } from '../mcp/mcp-server.js';
 import { principalOf } from '../shared-state/session-store.js';
 import type { SharedState } from '../shared-state/shared-state.js';
-import type { BearerOutcome } from './authenticate.js';
-import { carryRequestLocals } from './carry-request-locals.js';
-import { insufficientScope, scopeRefusal } from './insufficient-scope.js';
 import { refuseForeignHosts } from './allowed-hosts.js';
+import { bearerOf } from './authenticate.js';
+import { carryLocals } from './carry-request-locals.js';
 import { directToolCalls, type McpRequest } from './direct-tool-calls.js';
-import type { SessionOutcome } from './front-handoff.js';
-import { localsOf, type RequestLocals, type ResponseWithLocals } from './locals.js';
-import { mcpGuards, admitIdentity } from './mcp-guards.js';
-import { mcpMetadata } from './mcp-metadata.js';
-import { parseJsonRpcBody, type ParsedBody } from './parse-json-rpc-body.js';
-import { readBody, type BodyLimits } from './read-body.js';
+import type { FactProducers, Guard } from './guard.js';
+import { localsOf, type ResponseWithLocals } from './locals.js';
+import { admitIdentity, mcpGuards, unsupportedVersionOf, type McpFacts } from './mcp-guards.js';
+import { mcpMetadata, type Trust } from './mcp-metadata.js';
+import { parseJsonRpcBody } from './parse-json-rpc-body.js';
+import { hasBody, readRequestBody, type BodyLimits } from './read-body.js';
 import { routeByEra, type McpPostHandler } from './route-by-era.js';
 import { createSessionContext } from './session-context.js';
 import { sessionDelete } from './session-delete.js';
@@ -58,13 +56,52 @@ export interface McpRouteOptions {
    */
   state: SharedState;
   oauthIssuer?: string;
+  /** The app's compiled `trust proxy` (TRUST_PROXY): whose X-Forwarded-Proto names the scheme. */
+  trust: Trust;
+}
+
+/** Whether a body is JSON as Express's `req.is('application/json')` judges it (a body, that media type). */
+const isJson = (req: IncomingMessage): boolean =>
+  hasBody(req.headers) &&
+  (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+
+/** How the /mcp guards' facts are produced: the token verified, the body read once, then parsed. */
+export function mcpFactProducers(
+  verifier: BearerVerifier,
+  limits: BodyLimits,
+  maxDepth: number,
+): FactProducers<McpFacts> {
+  return {
+    bearer: (req) => bearerOf(req, verifier),
+    body: (req) => {
+      if (req.method !== 'POST') return { text: null };
+      return hasBody(req.headers) ? readRequestBody(req, limits) : { text: null };
+    },
+    parsed: (req, _res, { body }) => {
+      if (req.method !== 'POST' || !body || 'error' in body) return undefined;
+      return parseJsonRpcBody(body.text ?? '', isJson(req), unsupportedVersionOf(req), maxDepth);
+    },
+  };
+}
+
+/** What a request that passed every guard carries on: its identity, its locals, its message. */
+export function admitRequest(req: McpRequest, res: ResponseWithLocals, facts: Partial<McpFacts>): void {
+  const locals = localsOf(res);
+  if (facts.bearer?.kind === 'verified') admitIdentity(req, locals, facts.bearer.identity);
+  carryLocals(req, locals);
+  if (facts.parsed && 'message' in facts.parsed) res.locals.message = facts.parsed.message;
 }
 
 export function mcpRoutes(options: McpRouteOptions): McpRoutes {
   const router = Router();
   const { mcp } = options;
-  const { metadata, metadataUrl } = mcpMetadata(mcp, options.oauthIssuer);
-  const guards = mcpGuards({ mcp, listenHost: options.listenHost, verifier: options.verifier, metadataUrl });
+  const { metadata, metadataUrl } = mcpMetadata(mcp, options.oauthIssuer, options.trust);
+  const guards = mcpGuards({
+    mcp,
+    listenHost: options.listenHost,
+    catalogue: options.server.catalogue,
+    metadataUrl,
+  });
 
   // Without PUBLIC_URL the metadata names the resource after the request's Host: only a Host of ours may
   // be named (a foreign one would be reflected as the resource clients are told to get tokens for).
@@ -74,86 +111,38 @@ export function mcpRoutes(options: McpRouteOptions): McpRoutes {
 
   const subjectOf = (res: ResponseWithLocals) => localsOf(res).viewer?.subject ?? null;
   const principal = (res: ResponseWithLocals) => principalOf(subjectOf(res), localsOf(res).clientAddress);
-
-  router.all(
-    '/mcp',
-    guards.guardOriginAndHost,
-    guards.onlyKnownMethods,
-    guards.checkProtocolVersion,
-    guards.authenticate,
-  );
-  router.all('/mcp', carryRequestLocals);
-  const body = readBody(options.body);
-  const scopeCheck = insufficientScope(options.server.catalogue, metadataUrl);
   const direct = directToolCalls(options.server, mcp.directToolCalls);
-  let post: McpPostHandler;
-  let sessionCalls: McpFront['sessionCalls'];
+  const endpoint: McpEndpoint = {
+    guards: guards.list,
+    produce: mcpFactProducers(options.verifier, options.body, mcp.maxArgumentDepth),
+    methods: {},
+  };
   if (mcp.mode === 'sessions') {
     const context = createSessionContext(options, subjectOf, principal);
-    const handle = sessionPost(context, sessionInitialize(context));
-    sessionCalls = handle.front;
-    // Express's request, always: the front hands every 2025-era POST of session mode it does not answer
-    // (only plain tools/calls it answers, through handle.front) to Express.
-    post = routeByEra(handle.post as unknown as McpPostHandler, options.server, direct);
-    router.post('/mcp', body, guards.parseBody, scopeCheck, post);
-    router.get('/mcp', sessionStreams(context));
-    router.delete('/mcp', sessionDelete(context));
+    const { post } = sessionPost(context, sessionInitialize(context));
+    endpoint.methods = {
+      POST: routeByEra(post, options.server, direct),
+      GET: sessionStreams(context),
+      DELETE: sessionDelete(context),
+    };
   } else {
-    post = routeByEra(statelessPost(options, principal, direct), options.server, direct);
-    router.post('/mcp', body, guards.parseBody, scopeCheck, post);
+    endpoint.methods = {
+      POST: routeByEra(statelessPost(options, principal, direct), options.server, direct),
+    };
   }
-  router.use('/mcp', guards.bodyErrors);
-  return {
-    router,
-    front: {
-      originRefusal: guards.originRefusal,
-      admits: guards.admits,
-      admitIdentity,
-      parse: (text) => parseJsonRpcBody(text, true, undefined, mcp.maxArgumentDepth),
-      scopeRefusal: (viewer, message) => scopeRefusal(options.server.catalogue, viewer, message),
-      post,
-      sessionCalls,
-    },
-  };
+  return { router, endpoint };
 }
 
-/**
- * The /mcp guards as plain functions, for the node:http front (front.ts): the same code the Express
- * chain above runs. The front answers only what they let through and hands every refusal to Express.
- */
-export interface McpFront {
-  /** The Host/Origin refusal (DNS rebinding) for these headers, or undefined. */
-  originRefusal(host: string, origin: string | undefined): string | undefined;
-  admits(outcome: BearerOutcome): boolean;
-  /** Puts a verified identity on the request (locals.viewer, and `req.auth` for the SDK). */
-  admitIdentity(req: IncomingMessage & { auth?: AuthInfo }, locals: RequestLocals, identity: Identity): void;
-  /** parseBody's checks of a UTF-8 JSON body. */
-  parse(text: string): ParsedBody;
-  scopeRefusal(viewer: Identity | null, message: object): ReturnType<typeof scopeRefusal>;
-  /** The POST handler after the guards. */
-  post: McpPostHandler;
-  /** Session mode: a 2025 session's plain tools/call, answered by the session steps Express's POST runs. */
-  sessionCalls?: SessionCalls;
-}
-
-/** The session steps of a POST for the front: what it may answer, and the answering. */
-export interface SessionCalls {
-  /** Whether the POST may be a plain tools/call the lean path answers (judged before any store access). */
-  mayTake(req: McpRequest, message: unknown): boolean;
-  /**
-   * Runs the session steps (lookup, owner check, hold, the lean call) as Express's POST does. Resolves
-   * undefined once answered, else with the lookup for Express to go on from: a refusal, or a session found
-   * and held whose call is not the lean path's (a tool asking by elicitation).
-   */
-  post(
-    req: McpRequest,
-    res: ResponseWithLocals,
-    message: unknown,
-    sessionId: string,
-  ): Promise<SessionOutcome | undefined>;
+/** What the one /mcp handler (mcp-handler.ts) runs: the guards, how their facts are produced, the methods. */
+export interface McpEndpoint {
+  guards: readonly Guard<McpFacts>[];
+  produce: FactProducers<McpFacts>;
+  /** The handler of each method the mode serves (the method guard refuses every other one first). */
+  methods: Partial<Record<'POST' | 'GET' | 'DELETE', McpPostHandler>>;
 }
 
 export interface McpRoutes {
+  /** The resource metadata routes (RFC 9728), which Express serves. */
   router: Router;
-  front: McpFront;
+  endpoint: McpEndpoint;
 }

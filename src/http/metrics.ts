@@ -6,7 +6,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Registry, Histogram, collectDefaultMetrics } from 'prom-client';
 import { Router, type RequestHandler } from 'express';
-import { frontWorkOf } from './front-handoff.js';
 
 const KNOWN_ROUTES = ['/graphql', '/mcp', '/healthz', '/readyz', '/metrics'];
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -14,7 +13,7 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export interface Metrics {
   /** Times every HTTP request by route and status class. */
   middleware: RequestHandler;
-  /** Times one request (its path given: the front has no Express `req.path`). */
+  /** Times one request (its path given: a handler of its own has no Express `req.path`). */
   observeRequest(req: IncomingMessage, res: ServerResponse, path: string): void;
   observeOperation(type: string, outcome: string, seconds: number): void;
   observeToolCall(tool: string, outcome: string, seconds: number): void;
@@ -108,8 +107,7 @@ export function createMetrics(): Metrics {
 
   return {
     middleware: (req, res, next) => {
-      // A request the front began is timed from there.
-      if (!frontWorkOf(req)) observeRequest(req, res, req.path);
+      observeRequest(req, res, req.path);
       next();
     },
     observeRequest,

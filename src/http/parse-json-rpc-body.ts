@@ -1,11 +1,12 @@
 /**
- * The JSON-RPC checks of a /mcp POST body, shared by the Express chain and the node:http front, and the
- * protocol revisions this endpoint speaks.
+ * The JSON-RPC checks of a /mcp POST body (the JSON-RPC guard, mcp-guards.ts), and the protocol
+ * revisions this endpoint speaks. Every refusal is the transport refusals' registry's.
  */
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { checkRequestParams, hasEnvelopeClaim, nestsDeeperThan } from '../mcp/check-request-params.js';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from '../mcp/mcp-server.js';
-import type { JsonRpcErrorOptions } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { withReply, type McpRefusal } from './write-refusal.js';
 
 /**
  * The revisions this server speaks: 2026-07-28 (no sessions), 2025-11-25 and 2025-06-18 (docs/mcp.md, Protocol revisions), plus
@@ -14,15 +15,13 @@ import type { JsonRpcErrorOptions } from './send-json-rpc-error.js';
  */
 export const SUPPORTED_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS];
 
-export type ParsedBody =
-  | { message: object }
-  | { refusal: [status: number, code: number, message: string, options?: JsonRpcErrorOptions] };
+export type ParsedBody = { message: object } | { refusal: McpRefusal };
 
-export const versionRefusal = (version: string): [number, number, string] => [
-  400,
-  -32000,
-  `Bad Request: unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-];
+export const versionRefusal = (version: string): McpRefusal =>
+  refusalOf('mcp.protocol-version-unsupported', {
+    version,
+    supported: SUPPORTED_PROTOCOL_VERSIONS.join(', '),
+  });
 
 /**
  * The JSON-RPC checks of a POST body: JSON errors are -32700, batches and non-objects -32600, a request
@@ -36,25 +35,19 @@ export function parseJsonRpcBody(
   maxDepth: number,
 ): ParsedBody {
   if (!isJson) {
-    return { refusal: [415, -32000, 'Unsupported Media Type: Content-Type must be application/json'] };
+    return { refusal: refusalOf('mcp.unsupported-media-type') };
   }
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
-    return { refusal: [400, -32700, 'Parse error: the body is not valid JSON'] };
+    return { refusal: refusalOf('mcp.parse-error') };
   }
   if (Array.isArray(message)) {
-    return {
-      refusal: [
-        400,
-        -32600,
-        'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18)',
-      ],
-    };
+    return { refusal: refusalOf('mcp.batch') };
   }
   if (typeof message !== 'object' || message === null) {
-    return { refusal: [400, -32600, 'Invalid Request: the body must be a JSON-RPC message object'] };
+    return { refusal: refusalOf('mcp.not-a-message') };
   }
   if (unsupportedVersion !== undefined && !hasEnvelopeClaim(message)) {
     return { refusal: versionRefusal(unsupportedVersion) };
@@ -63,14 +56,12 @@ export function parseJsonRpcBody(
   if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') {
     const problem = checkRequestParams(message, maxDepth);
     // A request's error is a JSON-RPC response to it: HTTP 200, the request's id.
-    if (problem) return { refusal: [200, -32602, problem, { id }] };
+    if (problem) return { refusal: withReply(refusalOf('mcp.invalid-params', { problem }), { id }) };
   }
   // Anything else nested that deep (a response's result, a notification's params) would overflow the
   // SDK's parser, whose error names the overflow.
   if (nestsDeeperThan(message, maxDepth + 2)) {
-    return {
-      refusal: [400, -32600, `Invalid Request: the message is nested deeper than ${maxDepth} levels`],
-    };
+    return { refusal: refusalOf('mcp.nested-too-deep', { maxDepth }) };
   }
   // A client asking for a revision we do not speak is answered with ours (the spec's negotiation);
   // 2026-07-28 has no initialize, so a handshake always lands on a 2025 revision.

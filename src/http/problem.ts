@@ -1,7 +1,7 @@
 /**
  * JSON error bodies for failures outside GraphQL execution, in the GraphQL error shape so every client
  * parses one format (never Express's HTML pages). Written on node's response (the bytes Express's
- * `res.type('application/json').send(text)` wrote), so the node:http front answers with it too.
+ * `res.type('application/json').send(text)` wrote), so the one handlers answer with it too.
  */
 import type { ServerResponse } from 'node:http';
 import type { Classification } from '../errors.js';

@@ -1,6 +1,5 @@
 /**
- * The one reader of request bodies, for /graphql and /mcp on every road (the node:http front's and
- * Express's): plain, chunked, and gzip/deflate/br bodies, read as text whatever the media type (each
+ * The one reader of request bodies, for /graphql and /mcp (their one handlers): plain, chunked, and gzip/deflate/br bodies, read as text whatever the media type (each
  * route decides what it accepts). The limit bounds the raw bytes and the decoded bytes alike, so a small
  * compressed body that inflates past it (a zip bomb) is refused as soon as it does. Refusals are typed
  * like body-parser's (`type`, `status`), which the error handlers turn into answers:
@@ -22,8 +21,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { RequestHandler } from 'express';
-import { frontWorkOf } from './front-handoff.js';
 
 export interface BodyLimits {
   /** Largest body, raw and decoded (BODY_LIMIT_BYTES). */
@@ -59,26 +56,6 @@ const STATUS: Record<BodyErrorType, number> = {
 
 export function bodyError(type: BodyErrorType): BodyError {
   return Object.assign(new Error(type), { type, status: STATUS[type] });
-}
-
-/** Content types whose body is UTF-8 JSON, the only ones the node:http front takes. */
-const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
-
-/**
- * Whether the node:http front takes a body: a declared length within the limit, not chunked, not
- * encoded, UTF-8 JSON. It reads it with `readRequestBody` like every other body.
- */
-export function isPlainBody(headers: IncomingHttpHeaders, limitBytes: number): boolean {
-  const length = headers['content-length'];
-  const type = headers['content-type'];
-  return (
-    length !== undefined &&
-    Number(length) <= limitBytes &&
-    headers['transfer-encoding'] === undefined &&
-    headers['content-encoding'] === undefined &&
-    type !== undefined &&
-    PLAIN_JSON_TYPES.has(type.toLowerCase())
-  );
 }
 
 /** Whether a request has a body at all (type-is's rule, as body-parser applies it). */
@@ -224,27 +201,4 @@ export function readRequestBody(req: IncomingMessage, limits: BodyLimits): Promi
     }
     req.on('data', onRaw).once('end', onEnd).once('error', onGone).once('close', onGone);
   });
-}
-
-/**
- * The Express adapter: puts the body's text on `req.body` (left undefined for a request without a
- * body), or passes the refusal on to the error handlers. A body the node:http front read already is
- * taken from it. A bare number is the limit with the default lingering bounds.
- */
-export function readBody(limits: number | BodyLimits): RequestHandler {
-  const bounds = typeof limits === 'number' ? { limitBytes: limits, ...LINGER_DEFAULTS } : limits;
-  return (req, _res, next) => {
-    const preRead = frontWorkOf(req)?.body;
-    if (preRead) {
-      if ('error' in preRead) return next(preRead.error);
-      req.body = preRead.text;
-      return next();
-    }
-    if (!hasBody(req.headers)) return next();
-    readRequestBody(req, bounds).then((read) => {
-      if ('error' in read) return next(read.error);
-      req.body = read.text;
-      next();
-    }, next);
-  };
 }

@@ -2,13 +2,12 @@
  * Gives each request an id (kept from a well-formed X-Request-Id, else new), a child logger and an access
  * log line. Successful probes (health, readiness, metrics scrapes) log at debug: they arrive every few
  * seconds and say nothing an operator reads; a failing one stays at info. `beginRequest` is the one
- * implementation: the Express middleware and the node:http front (front.ts) both call it.
+ * implementation: the Express middleware and the /graphql and /mcp handlers call it.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
-import { frontWorkOf } from './front-handoff.js';
 import { PROBE_PATHS } from './health.js';
 import type { RequestLocals } from './locals.js';
 
@@ -53,8 +52,7 @@ export function beginRequest(
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
     // req.ip follows the app's `trust proxy` setting (TRUST_PROXY); undefined only on a closed socket.
-    if (!frontWorkOf(req))
-      beginRequest(logger, req, res, req.path, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    beginRequest(logger, req, res, req.path, req.ip ?? req.socket.remoteAddress ?? 'unknown');
     next();
   };
 }

@@ -21,8 +21,8 @@ import type { ResponseWithLocals } from './locals.js';
 import { refuseOverRequestLimit } from './request-limit.js';
 
 /**
- * A /mcp POST handler after the guards (the parsed message on `res.locals.message`), on node's request
- * and response: Express runs it, and so does the node:http front (front.ts).
+ * A /mcp method's handler after the guards (a POST's parsed message on `res.locals.message`), on
+ * node's request and response: the one /mcp handler (mcp-handler.ts) runs it.
  */
 export type McpPostHandler = (
   req: McpRequest,

@@ -1,5 +1,5 @@
 /**
- * Every path this server answers, in one table that the router, the drain gate and the node:http front
+ * Every path this server answers, in one table that the router, the drain gate and the dispatch
  * read alike, so none of them can take a path for another. Paths are matched exactly: RFC 3986 makes a
  * path case-sensitive, the MCP transport names a single endpoint, and a server that also answers /MCP or
  * /mcp/ has two spellings of each route that every path-keyed policy (drain, metrics, a proxy's rules)

@@ -1,8 +1,9 @@
 /**
  * JSON-RPC error bodies for /mcp answers given outside the SDK (transport checks, drain, scope
- * challenges): one shape, so every refusal a client reads on /mcp parses the same way.
+ * challenges, session refusals): one shape, so every refusal a client reads on /mcp parses the same way.
+ * Plain node (no Express): the one /mcp handler and the session handlers answer through it.
  */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 export interface JsonRpcErrorOptions {
   headers?: Record<string, string>;
@@ -13,15 +14,17 @@ export interface JsonRpcErrorOptions {
 }
 
 export function sendJsonRpcError(
-  res: Response,
+  res: ServerResponse,
   status: number,
   code: number,
   message: string,
   { headers = {}, data, id = null }: JsonRpcErrorOptions = {},
 ): void {
   if (res.headersSent) return;
-  res
-    .status(status)
-    .set(headers)
-    .json({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } });
+  const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } });
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

@@ -8,12 +8,12 @@
  * session-delete.ts) share: the stores, the elicitation channel, the lean call, and the standalone GET
  * streams this replica holds.
  */
-import type { Response } from 'express';
 import { createSessionElicitation } from '../mcp/session-elicitation.js';
 import { sessionToolCalls, type McpRequest, type SessionToolCalls } from './direct-tool-calls.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';
 import type { McpRouteOptions } from './mcp-route.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { withReply, writeMcpRefusal } from './write-refusal.js';
 import { messageFrame } from './sse-frames.js';
 
 export type SubjectOf = (res: ResponseWithLocals) => string | null;
@@ -32,7 +32,7 @@ export interface SessionContext {
   elicitation: ReturnType<typeof createSessionElicitation>;
   leanCall: SessionToolCalls;
   /** The standalone GET stream of each session, on this replica (one at most, as the SDK allows). */
-  listening: Map<string, Response>;
+  listening: Map<string, ResponseWithLocals>;
 }
 
 export function createSessionContext(
@@ -47,7 +47,7 @@ export function createSessionContext(
     retryIntervalMs: RETRY_INTERVAL_MS,
     keepaliveMs: KEEPALIVE_MS,
   });
-  const listening = new Map<string, Response>();
+  const listening = new Map<string, ResponseWithLocals>();
   sessions.onClosed((id) => {
     listening.get(id)?.end();
     elicitation.endSession(id);
@@ -63,18 +63,14 @@ export function createSessionContext(
 }
 
 /** Session state (Redis) failed: a clear, retryable refusal; never a local session the others cannot see. */
-export function sessionStateUnavailable(res: Response, error: unknown): void {
+export function sessionStateUnavailable(res: ResponseWithLocals, error: unknown): void {
   localsOf(res).logger.warn({ err: error }, 'MCP session state unavailable');
-  sendJsonRpcError(
+  const refusal = refusalOf('mcp.session-state-unavailable');
+  writeMcpRefusal(
     res,
-    503,
-    -32000,
-    'Service Unavailable: MCP session state is unavailable right now; retry shortly. The 2026-07-28 ' +
-      'revision and stateless mode need no session state.',
-    {
-      headers: { 'Retry-After': '5' },
-      data: { classification: 'UNAVAILABLE', retryable: true, retryAfterSeconds: 5 },
-    },
+    withReply(refusal, {
+      data: { classification: refusal.classification, retryable: true, retryAfterSeconds: 5 },
+    }),
   );
 }
 

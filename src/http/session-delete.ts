@@ -1,22 +1,24 @@
 /** A session's DELETE: ends it for its owner (a foreign or unknown one is 404), on every replica. */
-import type { RequestHandler } from 'express';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { refusalOf } from '../transport-refusals.js';
+import { writeMcpRefusal } from './write-refusal.js';
+import type { McpPostHandler } from './route-by-era.js';
 import { sessionStateUnavailable, type SessionContext } from './session-context.js';
 
-export function sessionDelete(context: SessionContext): RequestHandler {
+export function sessionDelete(context: SessionContext): McpPostHandler {
   const { options, subjectOf } = context;
   const { sessions } = options.state;
   return async (req, res) => {
-    const sessionId = req.get('mcp-session-id');
-    if (sessionId === undefined)
-      return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const header = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(header) ? header.join(', ') : header;
+    if (sessionId === undefined) return writeMcpRefusal(res, refusalOf('mcp.session-id-required'));
     let deleted: boolean;
     try {
       deleted = await sessions.delete(sessionId, subjectOf(res));
     } catch (error) {
       return sessionStateUnavailable(res, error);
     }
-    if (!deleted) return sendJsonRpcError(res, 404, -32001, 'Session not found');
-    res.status(200).end();
+    if (!deleted) return writeMcpRefusal(res, refusalOf('mcp.session-not-found'));
+    res.statusCode = 200;
+    res.end();
   };
 }

@@ -4,15 +4,21 @@
  * hands the client its Mcp-Session-Id.
  */
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { createMcpServer } from '../mcp/mcp-server.js';
+import type { McpRequest } from './direct-tool-calls.js';
 import type { JsonRpcMessage } from './json-rpc-message.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import type { ResponseWithLocals } from './locals.js';
+import { refusalOf } from '../transport-refusals.js';
+import { retryable, writeMcpRefusal } from './write-refusal.js';
 import { watchClose } from './close-watch.js';
 import { carrySessionId, sessionStateUnavailable, type SessionContext } from './session-context.js';
 
-export type SessionInitialize = (req: Request, res: Response, message: JsonRpcMessage) => Promise<void>;
+export type SessionInitialize = (
+  req: McpRequest,
+  res: ResponseWithLocals,
+  message: JsonRpcMessage,
+) => Promise<void>;
 
 export function sessionInitialize(context: SessionContext): SessionInitialize {
   const { options, subjectOf, principalFor } = context;
@@ -42,27 +48,9 @@ export function sessionInitialize(context: SessionContext): SessionInitialize {
     }
     if ('refusal' in opened) {
       if (opened.refusal === 'principal-cap') {
-        return sendJsonRpcError(
-          res,
-          429,
-          -32000,
-          'Too Many Requests: this client holds as many sessions as it may, each with a request in flight; end one with DELETE or reuse it',
-          {
-            headers: { 'Retry-After': '10' },
-            data: { classification: 'RATE_LIMITED', retryAfterSeconds: 10 },
-          },
-        );
+        return writeMcpRefusal(res, retryable(refusalOf('mcp.sessions-per-client')));
       }
-      return sendJsonRpcError(
-        res,
-        503,
-        -32000,
-        'Service Unavailable: too many sessions are busy; try again later',
-        {
-          headers: { 'Retry-After': '30' },
-          data: { classification: 'UNAVAILABLE', retryAfterSeconds: 30 },
-        },
-      );
+      return writeMcpRefusal(res, retryable(refusalOf('mcp.sessions-busy')));
     }
     const { hold } = opened;
     if (life.closed) {

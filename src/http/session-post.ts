@@ -4,7 +4,6 @@
  * anything else to a fresh SDK server and transport. A POST without a session must be initialize.
  */
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { CallTransport } from '../mcp/call-transport.js';
 import { asksByElicitation } from '../mcp/confirm-call.js';
@@ -15,7 +14,6 @@ import { isResponseTo } from '../shared-state/event-store.js';
 import type { SessionHold, SessionRecord } from '../shared-state/session-store.js';
 import type { McpRequest } from './direct-tool-calls.js';
 import { watchClose } from './close-watch.js';
-import { frontWorkOf, type SessionOutcome } from './front-handoff.js';
 import {
   isCancellation,
   isClientResponse,
@@ -23,8 +21,9 @@ import {
   type JsonRpcMessage,
 } from './json-rpc-message.js';
 import type { ResponseWithLocals } from './locals.js';
-import type { SessionCalls } from './mcp-route.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import type { McpPostHandler } from './route-by-era.js';
+import { refusalOf } from '../transport-refusals.js';
+import { writeMcpRefusal } from './write-refusal.js';
 import {
   carrySessionId,
   RETRY_INTERVAL_MS,
@@ -33,10 +32,18 @@ import {
 } from './session-context.js';
 import type { SessionInitialize } from './session-initialize.js';
 
+/**
+ * How far a session POST's steps got: the session found, checked against its owner and held (the hold
+ * passes on with it), or a refusal to answer.
+ */
+export type SessionOutcome =
+  | { record: SessionRecord; hold: SessionHold }
+  | { refusal: 'unknown' }
+  | { refusal: 'unavailable'; error: unknown }
+  | { refusal: 'invalid-response'; problem: string };
+
 export interface SessionPost {
-  post: RequestHandler;
-  /** For the front: a call it may answer goes through the same session steps, only the lean call answered. */
-  front: SessionCalls;
+  post: McpPostHandler;
 }
 
 export function sessionPost(context: SessionContext, initialize: SessionInitialize): SessionPost {
@@ -130,9 +137,6 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
     res: ResponseWithLocals,
     sessionId: string,
   ): Promise<SessionOutcome> => {
-    // The front went this far already and handed the request on.
-    const handed = frontWorkOf(req)?.session;
-    if (handed) return handed;
     try {
       return (await sessions.use(sessionId, subjectOf(res), watchClose(res).live)) ?? { refusal: 'unknown' };
     } catch (error) {
@@ -141,20 +145,17 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
   };
 
   /**
-   * A POST naming a session, on node's request and response: Express's `post` runs it, and so does the
-   * front (front.ts) for a call that may be a plain tools/call (`leanOnly`). It looks the session up,
-   * answers a cancellation or a client's response, a plain tools/call on the lean path and anything else
-   * through the SDK. What it resolves with is Express's to answer: a refusal, or (`leanOnly`) the session
-   * found and held for a call the lean path does not take.
+   * A POST naming a session: it looks the session up, answers a cancellation or a client's response, a
+   * plain tools/call on the lean path and anything else through the SDK. What it resolves with is a
+   * refusal for `post` to answer.
    */
   const postOnSession = async (
     req: McpRequest,
     res: ResponseWithLocals,
     message: JsonRpcMessage,
     sessionId: string,
-    leanOnly: boolean,
   ): Promise<SessionOutcome | undefined> => {
-    // Watched before the lookup is awaited (and once per response: the front and Express share it).
+    // Watched before the lookup is awaited.
     watchClose(res);
     const found = await lookUp(req, res, sessionId);
     if ('refusal' in found) return found;
@@ -198,41 +199,29 @@ export function sessionPost(context: SessionContext, initialize: SessionInitiali
     // The SDK reads the revision from this header (for instance to decide on the priming event).
     req.headers['mcp-protocol-version'] ??= record.protocolVersion;
     if (await leanCall.answer({ req, res, message, sessionId, record, hold })) return;
-    if (leanOnly) return found;
     await serve(req, res, message, record, hold);
   };
 
-  const post: RequestHandler = async (req, res, next) => {
+  const post: McpPostHandler = async (req, res, next) => {
     try {
       const message = res.locals.message as JsonRpcMessage;
       const sessionId = req.headers['mcp-session-id'] as string | undefined;
       if (sessionId === undefined) {
         if (!isInitializeRequest(message)) {
-          return sendJsonRpcError(
-            res,
-            400,
-            -32000,
-            'Bad Request: Mcp-Session-Id header is required (send initialize first)',
-          );
+          return writeMcpRefusal(res, refusalOf('mcp.session-id-required-initialize'));
         }
         return await initialize(req, res, message);
       }
-      const left = await postOnSession(req, res, message, sessionId, false);
+      const left = await postOnSession(req, res, message, sessionId);
       if (left === undefined || !('refusal' in left)) return;
       if (left.refusal === 'unavailable') return sessionStateUnavailable(res, left.error);
       if (left.refusal === 'unknown')
-        return sendJsonRpcError(res, 404, -32001, 'Session not found: start a new session with initialize');
-      sendJsonRpcError(res, 400, -32600, `Invalid Request: ${left.problem}`);
+        return writeMcpRefusal(res, refusalOf('mcp.session-not-found-initialize'));
+      writeMcpRefusal(res, refusalOf('mcp.invalid-response', { problem: left.problem }));
     } catch (error) {
       next(error);
     }
   };
 
-  const front: SessionCalls = {
-    mayTake: leanCall.mayTake,
-    post: (req, res, message, sessionId) =>
-      postOnSession(req, res, message as JsonRpcMessage, sessionId, true),
-  };
-
-  return { post, front };
+  return { post };
 }

@@ -3,21 +3,30 @@
  * response, from whichever replica stored it); without, the standalone stream (keepalives and
  * tools/list_changed), one per session on this replica, ending with its session.
  */
-import type { RequestHandler, Response } from 'express';
 import { followStream } from '../shared-state/event-store.js';
 import type { SessionHold } from '../shared-state/session-store.js';
 import { watchClose } from './close-watch.js';
-import { localsOf } from './locals.js';
-import { sendJsonRpcError } from './send-json-rpc-error.js';
+import { localsOf, type ResponseWithLocals } from './locals.js';
+import type { McpPostHandler } from './route-by-era.js';
+import { refusalOf } from '../transport-refusals.js';
+import { writeMcpRefusal } from './write-refusal.js';
 import { KEEPALIVE_MS, sessionStateUnavailable, type SessionContext } from './session-context.js';
 import { KEEPALIVE_FRAME, messageFrame, SSE_HEADERS } from './sse-frames.js';
 
-export function sessionStreams(context: SessionContext): RequestHandler {
+/** A header's one value (a repeated one as node joins it). */
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
+
+export function sessionStreams(context: SessionContext): McpPostHandler {
   const { options, subjectOf, listening } = context;
   const { sessions, events } = options.state;
 
   /** A Last-Event-ID resume: replay what the cut stream missed, then follow it to its response. */
-  const resume = async (res: Response, sessionId: string, lastEventId: string, hold: SessionHold) => {
+  const resume = async (
+    res: ResponseWithLocals,
+    sessionId: string,
+    lastEventId: string,
+    hold: SessionHold,
+  ) => {
     const parsed = events.parseEventId(lastEventId);
     let info = undefined as Awaited<ReturnType<typeof events.info>>;
     try {
@@ -30,12 +39,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
     if (life.closed) return hold.release();
     if (!parsed || !info || info.sessionId !== sessionId) {
       hold.release();
-      return sendJsonRpcError(
-        res,
-        400,
-        -32000,
-        'Bad Request: Last-Event-ID names no resumable stream of this session (malformed, unknown, expired, or another session’s)',
-      );
+      return writeMcpRefusal(res, refusalOf('mcp.last-event-id-unknown'));
     }
     const gone = new AbortController();
     let keepalive: NodeJS.Timeout | undefined;
@@ -61,12 +65,7 @@ export function sessionStreams(context: SessionContext): RequestHandler {
         gone.signal,
       );
       if (outcome === 'complete') {
-        return sendJsonRpcError(
-          res,
-          409,
-          -32000,
-          'Conflict: this stream is complete; its response came before Last-Event-ID',
-        );
+        return writeMcpRefusal(res, refusalOf('mcp.stream-complete'));
       }
       res.end();
     } catch (error) {
@@ -77,10 +76,10 @@ export function sessionStreams(context: SessionContext): RequestHandler {
   };
 
   /** The standalone GET stream: keepalives and tools/list_changed; it ends with its session. */
-  const listen = (res: Response, sessionId: string, hold: SessionHold) => {
+  const listen = (res: ResponseWithLocals, sessionId: string, hold: SessionHold) => {
     if (listening.has(sessionId)) {
       hold.release();
-      return sendJsonRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+      return writeMcpRefusal(res, refusalOf('mcp.stream-conflict'));
     }
     res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
     res.flushHeaders();
@@ -95,11 +94,10 @@ export function sessionStreams(context: SessionContext): RequestHandler {
 
   return async (req, res, next) => {
     try {
-      const sessionId = req.get('mcp-session-id');
-      if (sessionId === undefined)
-        return sendJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      if (!req.get('accept')?.includes('text/event-stream'))
-        return sendJsonRpcError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+      const sessionId = header(req.headers['mcp-session-id']);
+      if (sessionId === undefined) return writeMcpRefusal(res, refusalOf('mcp.session-id-required'));
+      if (!header(req.headers.accept)?.includes('text/event-stream'))
+        return writeMcpRefusal(res, refusalOf('mcp.stream-not-sse'));
       // Watched before the store is awaited: a client gone during the await must not leave it held.
       const life = watchClose(res);
       let found: Awaited<ReturnType<typeof sessions.use>>;
@@ -108,9 +106,9 @@ export function sessionStreams(context: SessionContext): RequestHandler {
       } catch (error) {
         return sessionStateUnavailable(res, error);
       }
-      if (!found) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+      if (!found) return writeMcpRefusal(res, refusalOf('mcp.session-not-found'));
       if (life.closed) return found.hold.release();
-      const lastEventId = req.get('last-event-id');
+      const lastEventId = header(req.headers['last-event-id']);
       if (lastEventId !== undefined) return await resume(res, sessionId, lastEventId, found.hold);
       listen(res, sessionId, found.hold);
     } catch (error) {

@@ -89,7 +89,13 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
     maxClients: options.maxClients ?? 1000,
     unusedClientMaxAgeMs: 7 * 24 * 3600 * 1000,
   });
-  const base = (req: Request) => baseUrl(req, options.publicUrl);
+  // Express's compiled `trust proxy` (TRUST_PROXY) says whose X-Forwarded-Proto to believe.
+  const base = (req: Request) =>
+    baseUrl(
+      req,
+      options.publicUrl,
+      req.app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+    );
   const secure = (req: Request) => base(req).startsWith('https:');
 
   const showSignIn = (res: Response, pending: PendingAuthorization) => {

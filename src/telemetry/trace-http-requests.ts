@@ -3,7 +3,7 @@
  * status. Never the query string (GraphQL variables can ride in it) nor any header; an incoming W3C
  * `traceparent` makes the span a child of the caller's. Probes (health, readiness, metrics) get none.
  * It wraps the server's whole request listener, so a traced server runs the same request path as an
- * untraced one (every handler, the node:http front included, runs inside the span).
+ * untraced one (every handler, the /graphql and /mcp ones included, runs inside the span).
  */
 import {
   ROOT_CONTEXT,

@@ -37,7 +37,6 @@ export interface TestServerOptions {
   env?: Env;
   logger?: Logger;
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
-  onFrontAnswer?: (path: string, by: 'front' | 'express') => void;
 }
 
 export async function startTestServer(
@@ -75,7 +74,6 @@ export async function startTestServer(
   const server = await startServer(config, {
     logger: options.logger,
     onQuery: options.onQuery,
-    onFrontAnswer: options.onFrontAnswer,
   });
   return {
     ...server,

@@ -15,7 +15,6 @@ import {
   LINGER_DEFAULTS,
   charsetOf,
   hasBody,
-  isPlainBody,
   readRequestBody,
   type BodyLimits,
   type BodyRead,
@@ -278,17 +277,6 @@ describe('the body reader helpers', () => {
     expect(hasBody({})).toBe(false);
     expect(hasBody({ 'content-length': '0' })).toBe(true);
     expect(hasBody({ 'transfer-encoding': 'chunked' })).toBe(true);
-  });
-
-  it('the node:http front takes only plain UTF-8 JSON of a declared length within the limit', () => {
-    const plain = { 'content-length': '10', 'content-type': 'application/json' };
-    expect(isPlainBody(plain, 10)).toBe(true);
-    expect(isPlainBody({ ...plain, 'content-length': '11' }, 10)).toBe(false);
-    expect(isPlainBody({ ...plain, 'content-encoding': 'gzip' }, 10)).toBe(false);
-    expect(isPlainBody({ ...plain, 'content-type': 'text/plain' }, 10)).toBe(false);
-    expect(isPlainBody({ 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, 10)).toBe(
-      false,
-    );
   });
 
   it("the lingering defaults are the settings' defaults", () => {

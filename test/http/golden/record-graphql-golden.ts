@@ -1,7 +1,6 @@
 /**
  * Rewrites graphql-golden.json from a running build: `npx tsx test/http/golden/record-graphql-golden.ts`
  * (SQLite). Review the diff before committing it: the table is the contract the test holds the server to.
- * With HTTP_FRONT=off in the environment it records that stack instead (to compare two builds).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,9 +8,7 @@ import { startTestServer } from '../../helpers/server.js';
 import { expiredToken, graphqlCases, sendGolden, type GoldenAnswer } from './graphql-cases.js';
 
 const out = process.argv[2] ?? path.join(import.meta.dirname, 'graphql-golden.json');
-const server = await startTestServer('sqlite', {
-  env: process.env.HTTP_FRONT ? { HTTP_FRONT: process.env.HTTP_FRONT } : {},
-});
+const server = await startTestServer('sqlite');
 try {
   const token = await server.login('user', 'user123');
   const table: Record<string, GoldenAnswer> = {};
