@@ -87,7 +87,8 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
   const seal = createFormSeal(options.secret);
   const oauthStore = createOAuthStore(options.store.handle.db, {
     maxClients: options.maxClients ?? 1000,
-    unusedClientMaxAgeMs: 7 * 24 * 3600 * 1000,
+    // Long enough for a client to finish signing in; short enough that a flood fills the registry briefly.
+    unusedClientMaxAgeMs: 10 * 60 * 1000,
   });
   // Express's compiled `trust proxy` (TRUST_PROXY) says whose X-Forwarded-Proto to believe.
   const base = (req: Request) =>

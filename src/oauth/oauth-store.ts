@@ -53,7 +53,7 @@ export interface OAuthStore {
 export interface OAuthStoreOptions {
   /** At most this many registered clients. */
   maxClients: number;
-  /** A registration older than this that holds no refresh token may be dropped to make room. */
+  /** A registration older than this that holds no refresh token may give way to a new one at the cap. */
   unusedClientMaxAgeMs: number;
 }
 
@@ -102,10 +102,21 @@ export function createOAuthStore(db: Kysely<Database>, options: OAuthStoreOption
     async registerClient(client, now) {
       if ((await clientCount()) >= options.maxClients) {
         const cutoff = new Date(now.getTime() - options.unusedClientMaxAgeMs).toISOString();
+        // The oldest registration that never got a grant gives way, one per new one: a flood of
+        // registrations can only push out other unused ones, and only once they are past the minimum age.
         await db
           .deleteFrom('oauth_clients')
-          .where('created_at', '<', cutoff)
-          .where('client_id', 'not in', db.selectFrom('oauth_refresh_tokens').select('client_id'))
+          .where(
+            'client_id',
+            'in',
+            db
+              .selectFrom('oauth_clients')
+              .select('client_id')
+              .where('created_at', '<', cutoff)
+              .where('client_id', 'not in', db.selectFrom('oauth_refresh_tokens').select('client_id'))
+              .orderBy('created_at')
+              .limit(1),
+          )
           .execute();
         if ((await clientCount()) >= options.maxClients) return false;
       }

@@ -97,7 +97,7 @@ describe.each(dialects)('the client registry cap (%s)', (dialect) => {
       body: JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
     });
 
-  it('at 1000 clients registration is refused, unless old unused registrations make room', async () => {
+  it('at 1000 clients registration is refused while every unused one is young; then the oldest unused one gives way', async () => {
     const fill = (createdAt: string) =>
       Array.from({ length: 999 }, (_, i) => ({
         client_id: `filler-${i}`,
@@ -113,10 +113,18 @@ describe.each(dialects)('the client registry cap (%s)', (dialect) => {
 
     await server.store.handle.db
       .updateTable('oauth_clients')
-      .set({ created_at: '2020-01-01T00:00:00.000Z' })
+      .set({ created_at: new Date(Date.now() - 11 * 60 * 1000).toISOString() })
+      .where('client_id', '=', 'filler-0')
       .execute();
     expect((await registerOne()).status).toBe(201);
-    expect(await server.count('oauth_clients')).toBe(1);
+    expect(await server.count('oauth_clients')).toBe(1000);
+    const oldest = await server.store.handle.db
+      .selectFrom('oauth_clients')
+      .select('client_id')
+      .where('client_id', '=', 'filler-0')
+      .executeTakeFirst();
+    expect(oldest).toBeUndefined();
+    expect((await registerOne()).status).toBe(400);
   });
 
   it('a registration with too many redirect URIs, or oversized metadata, is refused', async () => {
