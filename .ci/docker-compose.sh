@@ -320,7 +320,9 @@ scenario() {
   check="$(cid config-check)"
   [ "$(docker inspect -f '{{.State.ExitCode}} {{.RestartCount}}' "$check")" = "78 0" ] ||
     fail "config-check: $(docker inspect -f 'exit {{.State.ExitCode}}, restarts {{.RestartCount}}' "$check")"
-  docker logs "$check" 2>&1 | grep -q 'JWT_SECRET' || { docker logs "$check"; fail "config-check did not name JWT_SECRET"; }
+  # To a file first: under pipefail, grep -q leaving early would fail the pipe with docker logs' SIGPIPE.
+  docker logs "$check" >"$work/bad-check.log" 2>&1
+  grep -q 'JWT_SECRET' "$work/bad-check.log" || { cat "$work/bad-check.log"; fail "config-check did not name JWT_SECRET"; }
   docker logs "$check" 2>&1 | sed 's/^/  config-check: /' | head -n 5
   for replica in app-1 app-2; do
     id="$(cid "$replica")"
