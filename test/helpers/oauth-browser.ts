@@ -95,8 +95,11 @@ export class PagesBrowser {
 /** A native client's loopback redirect listener on 127.0.0.1, any free port. */
 export async function startLoopbackCallback() {
   const received: URLSearchParams[] = [];
+  // Only the redirect path counts: a browser also asks this origin for /favicon.ico after the redirect.
   const server = createServer((req, res) => {
-    received.push(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/callback') return void res.writeHead(404).end();
+    received.push(url.searchParams);
     res.end('You can close this window.');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
