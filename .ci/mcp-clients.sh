@@ -191,6 +191,8 @@ DATABASE_URL="$TEST_DATABASE_URL" DATABASE_SCHEMA="$cluster_schema" REDIS_URL="$
   setsid npm run cluster -- --port "$lb_port" >"$data/cluster.log" 2>&1 &
 cluster_npm=$!
 wait_ready "http://127.0.0.1:$lb_port/readyz" "$cluster_npm" "$data/cluster.log"
+# The load balancer can answer before the script has printed its banner (the pid to stop it by).
+for _ in $(seq 1 60); do grep -q 'stops everything' "$data/cluster.log" && break; sleep 0.5; done
 sed -n '/^moviedb-mcp cluster/,/stops everything/p' "$data/cluster.log"
 cluster_pid="$(sed -n 's/.*kill -TERM \([0-9][0-9]*\)).*/\1/p' "$data/cluster.log")"
 [ -n "$cluster_pid" ] || { echo "npm run cluster printed no pid:"; cat "$data/cluster.log"; exit 1; }
