@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Database } from '../store/tables.js';
+import type { Database, OAuthRefreshTokensTable } from '../store/tables.js';
 
 /** The sha256 of a code or token, as stored. */
 export function hashSecret(secret: string): string {
@@ -57,15 +57,8 @@ export interface OAuthStoreOptions {
   unusedClientMaxAgeMs: number;
 }
 
-type Row = {
-  client_id: string;
-  user_id: number;
-  grant_id: string;
-  scope: string;
-  resource: string;
-  expires_at: string;
-  used_at: string | null;
-};
+/** What a code row and a refresh-token row share: the grant they carry. */
+type Row = Omit<OAuthRefreshTokensTable, 'token_hash'>;
 
 function toGrant(row: Row): GrantRecord {
   return {
