@@ -137,11 +137,16 @@ async function openPostgres(
 ): Promise<{ driver: KyselyDialect; dialect: Dialect }> {
   const schema = options.schema;
   if (schema) {
-    // The schema must exist before pooled connections put it first on their search path.
+    // The schema must exist before pooled connections put it first on their search path. `if not
+    // exists` does not make two replicas starting together safe (the loser fails on the catalogue's
+    // unique index), so they take turns under a lock named after the schema.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`moviedb schema ${schema}`]);
       await client.query(`create schema if not exists "${schema}"`);
+      await client.query('commit');
     } finally {
       await client.end();
     }

@@ -46,3 +46,31 @@ describe.skipIf(!url)('a PostgreSQL database shared with others', () => {
     expect(stop).toBe(true);
   });
 });
+
+describe.skipIf(!url)('replicas starting together on a new schema', () => {
+  it('all open it: the first creates the schema and the others wait for it', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const ours = `together_${randomBytes(6).toString('hex')}`;
+    const open = () =>
+      openDatabase({
+        url,
+        schema: ours,
+        poolSize: 1,
+        dataDir: '.',
+        seedFile: path.resolve('seed/moviedb-seed.json'),
+      });
+    try {
+      for (let round = 0; round < 3; round++) {
+        await admin.query(`drop schema if exists ${ours} cascade`);
+        const handles = await Promise.all([open(), open(), open()]);
+        await Promise.all(handles.map((handle) => handle.close()));
+      }
+      const { rows } = await admin.query(`select count(*)::int as n from ${ours}.movies`);
+      expect(rows[0].n).toBeGreaterThan(0);
+    } finally {
+      await admin.query(`drop schema if exists ${ours} cascade`);
+      await admin.end();
+    }
+  });
+});
