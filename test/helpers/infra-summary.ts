@@ -44,6 +44,9 @@ const SERVICES: Service[] = [
 
 export default function setup(): () => Promise<void> {
   return async () => {
+    // Every project inherits this setup from the root config; the summary is the run's, said once.
+    if (process.env.VITEST_INFRA_SUMMARY_SAID) return;
+    process.env.VITEST_INFRA_SUMMARY_SAID = '1';
     const missing = (await Promise.all(SERVICES.map((service) => service.missing()))).filter(
       (line): line is string => line !== undefined,
     );
