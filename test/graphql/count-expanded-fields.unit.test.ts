@@ -31,10 +31,8 @@ describe('countExpandedFields', () => {
   it('counts a doubling chain of 60 fragments in linear time, saturating instead of overflowing', () => {
     const fragments = ['fragment F0 on Movie { title }'];
     for (let i = 1; i <= 60; i++) fragments.push(`fragment F${i} on Movie { ...F${i - 1} ...F${i - 1} }`);
-    const started = performance.now();
-    const fields = count(`{ movie(id: "1") { ...F60 } }\n${fragments.join('\n')}`);
-    expect(performance.now() - started).toBeLessThan(50);
-    expect(fields).toBe(1e15);
+    // 2^60 spreads: a count that walked the expansion would never return (the test's timeout fails it).
+    expect(count(`{ movie(id: "1") { ...F60 } }\n${fragments.join('\n')}`)).toBe(1e15);
   });
 
   it('counts nothing for a fragment cycle or an unknown fragment (validation refuses both)', () => {
