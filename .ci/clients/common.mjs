@@ -79,10 +79,11 @@ export async function login(base, username, password = 'password') {
   return token;
 }
 
-const short = (error) =>
-  String(error?.message ?? error)
-    .split('\n')[0]
-    .slice(0, 300);
+/** A failure in one line; fetch's own cause (a reset, a refused connection) is where the reason is. */
+const short = (error) => {
+  const cause = error?.cause ? ` (${error.cause.code ?? ''} ${error.cause.message ?? error.cause})` : '';
+  return `${String(error?.message ?? error).split('\n')[0]}${cause}`.slice(0, 300);
+};
 
 /**
  * Runs the checks through one client and prints its RESULT line. `open()` connects and returns the

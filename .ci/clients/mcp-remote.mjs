@@ -47,6 +47,7 @@ async function firstLine(file, ms) {
 
 /** Opens the URL mcp-remote asked for in headless Chromium, signs in and allows; returns the scopes shown. */
 async function signInInChromium(url) {
+  const started = Date.now();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -68,7 +69,7 @@ async function signInInChromium(url) {
     // The consent form redirects to mcp-remote's loopback callback, which takes the code.
     await page.waitForURL(/\/oauth\/callback\?/);
     await page.waitForLoadState();
-    return { scopes, browser: browser.version() };
+    return { scopes, browser: browser.version(), seconds: Math.round((Date.now() - started) / 1000) };
   } finally {
     await browser.close();
   }
@@ -110,10 +111,14 @@ try {
         [, signedIn] = await Promise.all([client.connect(transport), signIn]);
       } catch (error) {
         await client.close().catch(() => {});
-        throw new Error(`${error.message}; mcp-remote said: ${stderr.split('\n').slice(-8).join(' | ')}`);
+        const lines = stderr.split('\n').filter((line) => line.trim());
+        const errors = lines.filter((line) => /error/i.test(line));
+        throw new Error(
+          `${error.message}; mcp-remote said: ${(errors.length ? errors : lines).slice(-4).join(' | ')}`,
+        );
       }
       return {
-        note: `signed in as ${USER} in Chromium ${signedIn.browser}, consented to ${signedIn.scopes.join(' ')}`,
+        note: `signed in as ${USER} in Chromium ${signedIn.browser} (${signedIn.seconds} s, browser start included), consented to ${signedIn.scopes.join(' ')}`,
         list: async () => (await client.listTools()).tools,
         convert: async (tool) => {
           validator.getValidator(tool.inputSchema);

@@ -39,7 +39,7 @@ for (const cells of table.slice(1)) console.log(line(cells));
 
 for (const row of rows) {
   if (row.note) console.log(`${row.client}: ${row.note}`);
-  for (const problem of row.problems) console.log(`${row.client}: ${problem}`);
+  for (const problem of row.problems) console.log(`${row.client}: ${problem.replace(/\s*\n\s*/g, ' ⏎ ')}`);
 }
 const failed = rows.filter(missed).length + Math.max(0, expected - rows.length);
 if (rows.length < expected) console.log(`${expected - rows.length} of ${expected} drivers printed no result`);
