@@ -5,7 +5,7 @@
 import { URL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { installedVersion, login, runDriver, textOf } from './common.mjs';
+import { installedVersion, login, runDriver, sdkClientFace } from './common.mjs';
 
 const [base, revision] = process.argv.slice(2);
 const pinned = revision === '2026-07-28';
@@ -28,17 +28,6 @@ await runDriver(
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );
-    return {
-      list: async () => (await client.listTools()).tools,
-      convert: async (tool) => {
-        validator.getValidator(tool.inputSchema);
-        if (tool.outputSchema) validator.getValidator(tool.outputSchema);
-      },
-      call: async (name, args) => {
-        const result = await client.callTool({ name, arguments: args });
-        return { isError: result.isError === true, text: textOf(result) };
-      },
-      close: () => client.close(),
-    };
+    return sdkClientFace(client, validator);
   },
 );

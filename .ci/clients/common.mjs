@@ -159,3 +159,27 @@ export function textOf(result) {
     .map((block) => block.text)
     .join('\n');
 }
+
+/**
+ * The face of an MCP SDK Client (v1 or v2, whichever `client` and `validator` are): the SDK's JSON Schema
+ * validator compiles every input and output schema, and each call's arguments must pass the compiled
+ * input schema before they are sent (as the arguments a model produced from that schema would be).
+ */
+export function sdkClientFace(client, validator) {
+  const inputs = new Map();
+  return {
+    list: async () => (await client.listTools()).tools,
+    convert: async (tool) => {
+      inputs.set(tool.name, validator.getValidator(tool.inputSchema));
+      if (tool.outputSchema) validator.getValidator(tool.outputSchema);
+    },
+    call: async (name, args) => {
+      const checked = inputs.get(name)?.(args);
+      if (!checked?.valid)
+        throw new Error(`the arguments fail the ${name} input schema: ${checked?.errorMessage}`);
+      const result = await client.callTool({ name, arguments: args });
+      return { isError: result.isError === true, text: textOf(result) };
+    },
+    close: () => client.close(),
+  };
+}

@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { chromium } from 'playwright-core';
-import { installedVersion, runDriver, textOf } from './common.mjs';
+import { installedVersion, runDriver, sdkClientFace } from './common.mjs';
 
 const base = process.argv[2];
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -118,17 +118,8 @@ try {
         );
       }
       return {
+        ...sdkClientFace(client, validator),
         note: `signed in as ${USER} in Chromium ${signedIn.browser} (${signedIn.seconds} s, browser start included), consented to ${signedIn.scopes.join(' ')}`,
-        list: async () => (await client.listTools()).tools,
-        convert: async (tool) => {
-          validator.getValidator(tool.inputSchema);
-          if (tool.outputSchema) validator.getValidator(tool.outputSchema);
-        },
-        call: async (name, args) => {
-          const result = await client.callTool({ name, arguments: args });
-          return { isError: result.isError === true, text: textOf(result) };
-        },
-        close: () => client.close(),
       };
     },
   );

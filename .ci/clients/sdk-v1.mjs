@@ -6,7 +6,7 @@ import { URL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { installedVersion, login, runDriver, textOf } from './common.mjs';
+import { installedVersion, login, runDriver, sdkClientFace } from './common.mjs';
 
 const base = process.argv[2];
 const validator = new AjvJsonSchemaValidator();
@@ -25,17 +25,6 @@ await runDriver(
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );
-    return {
-      list: async () => (await client.listTools()).tools,
-      convert: async (tool) => {
-        validator.getValidator(tool.inputSchema);
-        if (tool.outputSchema) validator.getValidator(tool.outputSchema);
-      },
-      call: async (name, args) => {
-        const result = await client.callTool({ name, arguments: args });
-        return { isError: result.isError === true, text: textOf(result) };
-      },
-      close: () => client.close(),
-    };
+    return sdkClientFace(client, validator);
   },
 );
