@@ -45,3 +45,13 @@ doc_block() {
     inside { print }
   ' "$pages" | sed "s/127\.0\.0\.1:8080/127.0.0.1:$port/g"
 }
+
+# Debian's Chromium at /usr/bin/chromium, installed when missing: the browser tests and the mcp-remote
+# sign-in (.ci/real-clients.sh) drive it with playwright-core, which downloads no browser of its own.
+ensure_chromium() {
+  if [ ! -x /usr/bin/chromium ]; then
+    echo "Chromium is missing; installing it"
+    apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null
+  fi
+  /usr/bin/chromium --version
+}
