@@ -7,7 +7,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectClient } from '../helpers/mcp.js';
-import { databaseUrl, startProxiedServer, type ProxiedServer } from '../helpers/proxied-server.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 
 const textOf = (result: { content: unknown }) => (result.content as { text: string }[])[0]!.text;
@@ -156,28 +155,5 @@ describe('RATE_LIMITED says when to retry', () => {
     const seconds = result.structuredContent.errors[0]!.extensions!.retryAfterSeconds as number;
     expect(seconds).toBeGreaterThanOrEqual(1);
     expect(textOf(result)).toMatch(new RegExp(`^RATE_LIMITED \\(retryable after ${seconds} s\\): `));
-  });
-});
-
-describe.skipIf(!databaseUrl)('TIMEOUT says whether to retry (PostgreSQL behind a stalled proxy)', () => {
-  let env: ProxiedServer;
-  let client: Client;
-  beforeAll(async () => {
-    env = await startProxiedServer({ MCP_TOOL_TIMEOUT_MS: '500' });
-    client = await connectClient(env.server.url, await env.server.login('user', 'user123'));
-  });
-  afterAll(async () => {
-    env.proxy.resume();
-    await client.close();
-    await env.stop();
-  });
-
-  it('a read past its deadline is retryable', async () => {
-    env.proxy.stall();
-    const result = await callTool(client, 'getMovie', { id: '1' });
-    env.proxy.resume();
-    expect(textOf(result)).toBe(
-      'TIMEOUT (retryable): The operation did not finish within 0.5 s and was abandoned; it is safe to call it again.',
-    );
   });
 });
