@@ -1,7 +1,7 @@
 /**
  * npm run seed:large: grows the configured store (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL and
  * DATABASE_SCHEMA; the environment or .env, as the server reads them) to the large catalogue of
- * src/store/large-catalogue.ts. Migrates and seeds first, like a server start. Idempotent.
+ * scripts/large-catalogue.ts. Migrates and seeds first, like a server start. Idempotent.
  */
 import { performance } from 'node:perf_hooks';
 import cliProgress from 'cli-progress';
@@ -15,7 +15,7 @@ import {
   seedLargeCatalogue,
   type LargeTable,
   type SeedProgress,
-} from '../src/store/large-catalogue.js';
+} from './large-catalogue.js';
 
 /** A bar in a terminal; otherwise a plain line at every tenth, so CI logs stay readable. */
 function createProgress(): SeedProgress & { stop(): void } {

@@ -9,7 +9,7 @@ import {
   GENERATED_PASSWORD,
   seedLargeCatalogue,
   type LargeCatalogueSize,
-} from '../../src/store/large-catalogue.js';
+} from '../../scripts/large-catalogue.js';
 import { extractThemes, THEME_SAMPLE_SIZE } from '../../src/domain/review-summary.js';
 import type { Database } from '../../src/store/tables.js';
 import { GENRES } from '../../src/store/tables.js';

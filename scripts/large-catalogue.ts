@@ -11,10 +11,10 @@
  *   10,000 passwords with scrypt would take minutes and prove nothing.
  */
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { hashPassword } from '../auth/password.js';
-import type { Dialect } from './database.js';
-import { advanceIdSequences } from './seed.js';
-import { GENRES, type Database, type GenreName, type ReviewsTable, type WatchStatusName } from './tables.js';
+import { hashPassword } from '../src/auth/password.js';
+import type { Dialect } from '../src/store/database.js';
+import { advanceIdSequences } from '../src/store/seed.js';
+import { GENRES, type Database, type GenreName, type ReviewsTable, type WatchStatusName } from '../src/store/tables.js';
 
 export interface LargeCatalogueSize {
   /** Totals the tables reach, the seed catalogue's rows included. */
