@@ -205,7 +205,7 @@ describe('the schema', () => {
     ]);
   });
 
-  it('a setting in a new namespace needs no other change: it is parsed and its variable named in problems', () => {
+  it('a derived field is parsed from its variable, and a problem names the variable, not the field', () => {
     expect(loadConfig({ MCP_SESSION_IDLE_SECONDS: '2' }).mcp.sessionIdleMs).toBe(2000);
     expect(problemsOf({ MCP_SESSION_IDLE_SECONDS: '0' })).toEqual([
       expect.stringMatching(/^MCP_SESSION_IDLE_SECONDS: /),
