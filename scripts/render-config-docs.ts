@@ -44,6 +44,12 @@ function shownDefault(entry: SettingEntry): string {
   return value === undefined ? '(unset)' : `\`${String(value)}\``;
 }
 
+function meaning(entry: SettingEntry): string {
+  return entry.see
+    ? `${entry.description} See [${entry.see.split('#')[0]}](${entry.see}).`
+    : entry.description;
+}
+
 /** The generated part of docs/configuration.md (between the markers), before formatting. */
 export function renderSettingsSection(): string {
   const tables = bySection().map(({ title, note, settings }) =>
@@ -54,8 +60,7 @@ export function renderSettingsSection(): string {
       '| variable | default | meaning |',
       '| --- | --- | --- |',
       ...settings.map(
-        (entry) =>
-          `| \`${entry.env}\` | ${shownDefault(entry)} | ${entry.description.replaceAll('|', '\\|')} |`,
+        (entry) => `| \`${entry.env}\` | ${shownDefault(entry)} | ${meaning(entry).replaceAll('|', '\\|')} |`,
       ),
     ].join('\n'),
   );

@@ -79,11 +79,11 @@ export const mcpSettings = section(
       int(4, 1000, 64),
       "Deepest nesting of a JSON-RPC message's params (tool arguments included); deeper is -32602.",
     ),
-    directToolCalls: setting(
-      'MCP_DIRECT_TOOL_CALLS',
-      z.enum(['on', 'off']).default('on'),
-      "`on`: a plain tools/call (stateless 2025 and 2026-07-28; no progressToken) is answered on the lean path, without the SDK's transport round trip, with the same answer; `off`: every /mcp request goes through the SDK.",
-    ).transform((value) => value === 'on'),
+    directToolCalls: setting('MCP_DIRECT_TOOL_CALLS', z.enum(['on', 'off']).default('on'), {
+      description:
+        "`on`: a plain tools/call (stateless 2025 and 2026-07-28; no progressToken) is answered on the lean path, without the SDK's transport round trip, with the same answer; `off`: every /mcp request goes through the SDK.",
+      see: 'mcp.md#the-lean-path',
+    }).transform((value) => value === 'on'),
   }),
 ).transform((m) => ({
   ...m,

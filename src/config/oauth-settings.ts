@@ -11,11 +11,11 @@ const ASYMMETRIC_JWS_ALGORITHMS = [
 export const oauthSettings = section(
   'External OAuth 2.1 issuer (optional; needs PUBLIC_URL)',
   z.object({
-    issuer: setting(
-      'OAUTH_ISSUER',
-      z.url().optional(),
-      'An external OAuth 2.1 issuer whose tokens /mcp and /graphql accept too (its `iss`); unset, the built-in authorization server is on.',
-    ),
+    issuer: setting('OAUTH_ISSUER', z.url().optional(), {
+      description:
+        'An external OAuth 2.1 issuer whose tokens /mcp and /graphql accept too (its `iss`); unset, the built-in authorization server is on.',
+      see: 'security.md#authentication-on-mcp',
+    }),
     jwksUrl: setting(
       'OAUTH_JWKS_URL',
       z.url().optional(),

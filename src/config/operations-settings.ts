@@ -14,6 +14,7 @@ export const operationsSettings = section(
       description:
         'Watch `OPERATIONS_DIR` and reload the catalogue when a file changes (`true` or `false`; a broken change is logged with file:line and the running catalogue kept).',
       shownDefault: '`true` when `NODE_ENV=development`',
+      see: 'authoring-tools.md#hot-reload',
     }),
   }),
 );

@@ -4,11 +4,10 @@ import { int, seconds, section, setting } from './setting.js';
 export const resultCacheSettings = section(
   'Result cache (public reads that are the same for every caller; every write clears it)',
   z.object({
-    mb: setting(
-      'RESULT_CACHE_MB',
-      int(0, 4096, 32),
-      'Size of the result cache in MiB (results as JSON); 0 turns it off.',
-    ),
+    mb: setting('RESULT_CACHE_MB', int(0, 4096, 32), {
+      description: 'Size of the result cache in MiB (results as JSON); 0 turns it off.',
+      see: 'architecture.md#the-result-cache',
+    }),
     ttlSeconds: setting(
       'RESULT_CACHE_TTL_SECONDS',
       int(1, 86400, 60),

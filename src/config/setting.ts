@@ -13,6 +13,8 @@ export interface SettingDoc {
   shownDefault?: string;
   /** A value to show in .env.example instead of the default (which then stays commented out). */
   example?: string;
+  /** A page of docs/ to link from the settings table (`mcp.md#the-lean-path`). */
+  see?: string;
 }
 
 interface SettingTag extends SettingDoc {

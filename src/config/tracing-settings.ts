@@ -7,6 +7,7 @@ export const tracingSettings = section(
     endpoint: setting('OTEL_EXPORTER_OTLP_ENDPOINT', z.url({ protocol: /^https?$/ }).optional(), {
       description: 'OTLP/HTTP collector base URL; spans go to `<it>/v1/traces`. Unset: no tracing at all.',
       example: 'http://127.0.0.1:4318',
+      see: 'deployment.md#traces',
     }),
     protocol: setting(
       'OTEL_EXPORTER_OTLP_PROTOCOL',
