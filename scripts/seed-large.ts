@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   if (envFile.warning) console.error(`warning: ${envFile.warning}`);
   let config: Config | undefined;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, { envFileKeys: envFile.keys });
     const where = describeDatabase(config);
     console.log(
       `Large catalogue into ${where}${config.database.schema ? `, schema ${config.database.schema}` : ''}`,
@@ -62,8 +62,6 @@ async function main(): Promise<number> {
     const handle = await openDatabase({
       ...config.database,
       poolSize: 1,
-      dataDir: config.dataDir,
-      seedFile: config.seedFile,
     });
     const progress = createProgress();
     try {

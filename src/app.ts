@@ -74,9 +74,9 @@ export function createApp(deps: AppDependencies): RequestListener {
   const hostCheck = createHostCheck(deps.config.mcp, deps.config.host);
   // The one body reader's bounds, for both endpoints (read-body.ts).
   const body: BodyLimits = {
-    limitBytes: deps.config.bodyLimitBytes,
-    lingerMs: deps.config.bodyLinger.ms,
-    lingerBytes: deps.config.bodyLinger.bytes,
+    limitBytes: deps.config.body.limitBytes,
+    lingerMs: deps.config.body.lingerMs,
+    lingerBytes: deps.config.body.lingerBytes,
   };
   const graphql = createGraphQLHandler({
     logger: deps.logger,

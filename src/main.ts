@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The moviedb-mcp command: read .env, parse argv, dispatch to a command in src/cli/, exit with its code. */
+import type { LoadConfigOptions } from './config.js';
 import { check } from './cli/check.js';
 import { EXIT } from './cli/exit-codes.js';
 import { HELP } from './cli/help.js';
@@ -10,7 +11,13 @@ import { serve } from './cli/serve.js';
 import { token } from './cli/token.js';
 import { tools } from './cli/tools.js';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve, token, check, tools, migrate };
+const COMMANDS: Record<string, (args: string[], options: LoadConfigOptions) => Promise<number>> = {
+  serve,
+  token,
+  check,
+  tools,
+  migrate,
+};
 
 async function main(argv: string[]): Promise<number> {
   const [name = 'serve', ...args] = argv;
@@ -29,7 +36,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const envFile = loadEnvFile();
   if (envFile.warning) console.error(`warning: ${envFile.warning}`);
-  return command(args);
+  // The file's keys are checked as settings too: a misspelt one there is refused like one in the environment.
+  return command(args, { envFileKeys: envFile.keys });
 }
 
 main(process.argv.slice(2)).then(

@@ -4,7 +4,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { urlHost, type Config } from './config.js';
+import type { Config } from './config.js';
+import { urlHost } from './http/url-host.js';
 import { createApp } from './app.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
@@ -57,9 +58,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const logger =
     options.logger ??
     createLogger(
-      config.logLevel,
+      config.log.level,
       undefined,
-      chooseLogFormat(config.logFormat, process.stdout.isTTY === true),
+      chooseLogFormat(config.log.format, process.stdout.isTTY === true),
     );
   // Everything that can be validated without the database is, before it is opened.
   const schema = buildSchema();
@@ -84,15 +85,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   );
   const catalogue = createOperationCatalogue({
     executor,
-    dir: config.operationsDir,
+    dir: config.operations.dir,
     logger,
-    watch: config.operationsWatch,
+    watch: config.operations.watch,
   });
   const handle = await openDatabase({
     ...config.database,
     statementTimeoutMs: config.resilience.statementTimeoutMs,
-    dataDir: config.dataDir,
-    seedFile: config.seedFile,
     onQuery: options.onQuery,
     onQueryEvent: tracing?.observeQuery,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection failed'),
@@ -107,7 +106,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     readRetries: config.resilience.readRetries,
     onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
   });
-  const jwtSecret = resolveJwtSecret(config.jwt.secret, config.dataDir);
+  const jwtSecret = resolveJwtSecret(config.jwt.secret, config.database.dataDir);
   const tokens = createTokenService({ ...config.jwt, secret: jwtSecret });
   // Signed with a key derived from the JWT secret, so every replica verifies what any replica issued.
   const confirmations = createConfirmationSigner(jwtSecret);

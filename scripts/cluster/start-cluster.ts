@@ -222,7 +222,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       renderTemplate(readTemplate(), {
         LB_LISTEN: `127.0.0.1:${port}`,
         LB_UPSTREAM_SERVERS: replicas.map((r) => `server 127.0.0.1:${r.port};`).join(' '),
-        LB_BODY_LIMIT_BYTES: String(config.bodyLimitBytes),
+        LB_BODY_LIMIT_BYTES: String(config.body.limitBytes),
         LB_ACCESS_LOG: accessLog,
       }),
     );

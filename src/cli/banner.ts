@@ -1,6 +1,7 @@
 /** The start-up banner for a person at a terminal: where everything is, in a few lines. */
 import path from 'node:path';
-import { urlHost, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { urlHost } from '../http/url-host.js';
 import { describeDatabase } from './describe-failure.js';
 
 /** A URL a browser on this machine can open: a wildcard bind is reached through loopback. */
@@ -14,7 +15,7 @@ export function formatBanner(config: Config, port: number, version: string): str
   const base = browsableBaseUrl(config, port);
   const secret = config.jwt.secret
     ? 'JWT_SECRET (from the environment)'
-    : `development key in ${path.join(config.dataDir, 'jwt-secret')} (generated on first start; set JWT_SECRET in production)`;
+    : `development key in ${path.join(config.database.dataDir, 'jwt-secret')} (generated on first start; set JWT_SECRET in production)`;
   const rows: [string, string][] = [
     ['GraphiQL', `${base}/graphql   (open in a browser)`],
     ['MCP', `${base}/mcp   (${config.mcp.mode}, auth ${config.mcp.auth})`],

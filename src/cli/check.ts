@@ -3,7 +3,7 @@
  * start-up does, without opening the database or a port, and prints each tool as `moviedb-mcp tools`
  * does: who may call it and the size of its tools/list entry (what a client puts in a model's context).
  */
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config, type LoadConfigOptions } from '../config.js';
 import { createExecutor } from '../graphql/executor.js';
 import { buildSchema } from '../graphql/schema.js';
 import { loadOperations } from '../operations/load-operations.js';
@@ -11,10 +11,10 @@ import { describeDatabase, describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
 import { formatToolTable } from './tools.js';
 
-export async function check(): Promise<number> {
+export async function check(_args: string[] = [], options: LoadConfigOptions = {}): Promise<number> {
   let config: Config | undefined;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, options);
     console.log('Configuration: ok');
     console.log(`  listen     ${config.host}:${config.port} (${config.nodeEnv})`);
     console.log(`  store      ${describeDatabase(config)}`);
@@ -22,12 +22,12 @@ export async function check(): Promise<number> {
       `  MCP        ${config.mcp.mode}, auth ${config.mcp.auth}${config.mcp.publicUrl ? `, public URL ${config.mcp.publicUrl}` : ''}`,
     );
     console.log(
-      `  signing    ${config.jwt.secret ? 'JWT_SECRET' : `generated development key in ${config.dataDir}`}`,
+      `  signing    ${config.jwt.secret ? 'JWT_SECRET' : `generated development key in ${config.database.dataDir}`}`,
     );
     const executor = createExecutor(buildSchema(), config.graphql, () => undefined);
     console.log('Schema: ok');
-    const operations = loadOperations(executor, config.operationsDir);
-    console.log(`Operations: ok, ${operations.length} tools from ${config.operationsDir}`);
+    const operations = loadOperations(executor, config.operations.dir);
+    console.log(`Operations: ok, ${operations.length} tools from ${config.operations.dir}`);
     console.log(formatToolTable(operations));
     return EXIT.OK;
   } catch (error) {

@@ -40,8 +40,8 @@ function causes(error: unknown): unknown[] {
 }
 
 /** Where the database is, without the password. */
-export function describeDatabase(config: Pick<Config, 'database' | 'dataDir'>): string {
-  if (!config.database.url) return `SQLite in ${config.dataDir}/moviedb.sqlite`;
+export function describeDatabase(config: Pick<Config, 'database'>): string {
+  if (!config.database.url) return `SQLite in ${config.database.dataDir}/moviedb.sqlite`;
   try {
     const url = new URL(config.database.url);
     const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default)';

@@ -3,12 +3,15 @@
  * environment win, so `PORT=9000 npm start` overrides the file. Node older than 20.12 has no loader;
  * then the file is ignored with a warning rather than half-parsed by hand.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import util from 'node:util';
 
 export interface EnvFileOutcome {
   /** The file read, if any. */
   loaded?: string;
+  /** The variables the file names (whether or not the environment already had them). */
+  keys?: string[];
   /** Why an existing file was not read. */
   warning?: string;
 }
@@ -23,7 +26,10 @@ export function loadEnvFile(file = path.resolve('.env')): EnvFileOutcome {
   }
   try {
     loader.call(process, file);
-    return { loaded: file };
+    // Node's parser, so the keys are exactly the ones its loader read (both came in Node 20.12).
+    const parseEnv = (util as { parseEnv?: (content: string) => Record<string, string> }).parseEnv;
+    const keys = parseEnv ? Object.keys(parseEnv(readFileSync(file, 'utf8'))) : [];
+    return { loaded: file, keys };
   } catch (error) {
     return {
       warning: `${file} could not be read: ${error instanceof Error ? error.message : String(error)}`,

@@ -2,7 +2,7 @@
  * `moviedb-mcp serve` (the default): start the server and drain on SIGTERM/SIGINT (server.close(), then
  * exit 0). A failure to start is one readable message and a sysexits code, never a stack.
  */
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config, type LoadConfigOptions } from '../config.js';
 import { startServer, type RunningServer } from '../server.js';
 import { formatBanner } from './banner.js';
 import { describeFailure } from './describe-failure.js';
@@ -10,7 +10,7 @@ import { EXIT } from './exit-codes.js';
 import { packageInfo } from '../package-info.js';
 
 /** Resolves with the exit code once the server has drained (or failed to start). */
-export async function serve(): Promise<number> {
+export async function serve(_args: string[] = [], options: LoadConfigOptions = {}): Promise<number> {
   // Handlers go in before start-up, so a signal that arrives while starting still drains (not a kill).
   let signalled: string | undefined;
   let onSignal: (signal: string) => void = (signal) => (signalled ??= signal);
@@ -20,7 +20,7 @@ export async function serve(): Promise<number> {
   let config: Config | undefined;
   let server: RunningServer;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, options);
     server = await startServer(config);
   } catch (error) {
     const failure = describeFailure(error, config);

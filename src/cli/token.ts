@@ -3,16 +3,16 @@
  * prints the bearer token. The server is found from the same settings it was started with (PUBLIC_URL,
  * else HOST and PORT), so `PORT=9000` in .env or the environment is followed.
  */
-import { loadConfig } from '../config.js';
+import { loadConfig, type LoadConfigOptions } from '../config.js';
 import { browsableBaseUrl } from './banner.js';
 import { describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
 
-export async function token(args: string[]): Promise<number> {
+export async function token(args: string[], options: LoadConfigOptions = {}): Promise<number> {
   const [username = 'user', password = 'user123'] = args;
   let base: string;
   try {
-    const config = loadConfig();
+    const config = loadConfig(process.env, options);
     if (!config.mcp.publicUrl && config.port === 0) {
       console.error(
         'PORT is 0 (a random port): set PORT or PUBLIC_URL to the running server to mint a token.',

@@ -4,7 +4,7 @@
  * needs, the size of its tools/list entry in characters and estimated tokens, and whether a successful
  * result's text block is the serialized JSON or the tool's short rendering (tools.json `text`).
  */
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config, type LoadConfigOptions } from '../config.js';
 import { createExecutor } from '../graphql/executor.js';
 import { buildSchema } from '../graphql/schema.js';
 import { loadOperations, type CuratedOperation } from '../operations/load-operations.js';
@@ -43,13 +43,13 @@ export function formatToolTable(operations: readonly CuratedOperation[]): string
   ].join('\n');
 }
 
-export async function tools(): Promise<number> {
+export async function tools(_args: string[] = [], options: LoadConfigOptions = {}): Promise<number> {
   let config: Config | undefined;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, options);
     const executor = createExecutor(buildSchema(), config.graphql, () => undefined);
-    const operations = loadOperations(executor, config.operationsDir);
-    console.log(`${operations.length} tools from ${config.operationsDir}:`);
+    const operations = loadOperations(executor, config.operations.dir);
+    console.log(`${operations.length} tools from ${config.operations.dir}:`);
     console.log(formatToolTable(operations));
     return EXIT.OK;
   } catch (error) {

@@ -6,7 +6,8 @@
  * loopback names on a loopback bind, plus PUBLIC_URL's host. Config refuses a public bind without either.
  */
 import type { RequestHandler } from 'express';
-import { isLoopbackHost, LOOPBACK_NAMES, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { isLoopbackHost, LOOPBACK_NAMES } from './is-loopback-host.js';
 import { sendError } from './problem.js';
 
 function hostnameOf(hostHeader: string): string {

@@ -9,7 +9,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Identity } from '../auth/identity.js';
-import { isLoopbackHost, LOOPBACK_NAMES, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { isLoopbackHost, LOOPBACK_NAMES } from './is-loopback-host.js';
 import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { refusalOf, type RefusalCode } from '../transport-refusals.js';
 import { createHostCheck, type HostCheck } from './allowed-hosts.js';

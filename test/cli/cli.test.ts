@@ -142,6 +142,15 @@ describe('start-up failures: one message, a distinct exit code, no stack', () =>
     noStack(result.stderr);
   });
 
+  it('a misspelt setting exits 78 naming the closest one, before anything starts', async () => {
+    const result = await runCli([], { env: { MCP_MAX_SESION: '5', PORT: 'eighty' } });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('- MCP_MAX_SESION: not a setting; did you mean MCP_MAX_SESSIONS?');
+    expect(result.stderr).toMatch(/- PORT: /);
+    expect(result.stdout).toBe('');
+    noStack(result.stderr);
+  });
+
   describe('a busy port', () => {
     let blocker: Server;
     let port: number;
@@ -214,6 +223,15 @@ describe('settings from a .env file', () => {
     const result = await runCli(['check'], { cwd });
     expect(result.code).toBe(78);
     expect(result.stderr).toMatch(/GRAPHQL_MAX_DEPTH/);
+  });
+
+  it('a key of .env that is not a setting is refused (exit 78), whatever its prefix', async () => {
+    const cwd = scratchDir();
+    writeFileSync(path.join(cwd, '.env'), 'PROT=9000\nLB_PORT=8081\n');
+    const result = await runCli(['check'], { cwd });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('- PROT: not a setting; did you mean PORT?');
+    expect(result.stderr).not.toContain('LB_PORT');
   });
 
   it('a missing .env is fine', async () => {

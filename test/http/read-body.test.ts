@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { settingDefaults } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
 import {
   LINGER_DEFAULTS,
   charsetOf,
@@ -280,8 +280,8 @@ describe('the body reader helpers', () => {
   });
 
   it("the lingering defaults are the settings' defaults", () => {
-    const defaults = settingDefaults();
-    expect(defaults.BODY_LINGER_MS).toBe(LINGER_DEFAULTS.lingerMs);
-    expect(defaults.BODY_LINGER_BYTES).toBe(LINGER_DEFAULTS.lingerBytes);
+    const { body } = loadConfig({});
+    expect(body.lingerMs).toBe(LINGER_DEFAULTS.lingerMs);
+    expect(body.lingerBytes).toBe(LINGER_DEFAULTS.lingerBytes);
   });
 });
