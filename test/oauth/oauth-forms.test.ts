@@ -88,6 +88,16 @@ describe.each(dialects)('the authorization server’s forms and errors (%s)', (d
     const params = new URL(refused.headers.get('location')!).searchParams;
     expect(params.get('error')).toBe('invalid_request');
     expect(params.get('error_description')).toMatch(/state.*2048/);
+
+    // A request whose sealed form would not fit the pages (a client named at the metadata's bound) too.
+    const { body: named } = await register({ client_name: 'é'.repeat(7000), redirect_uris: [CALLBACK] });
+    const tooLarge = await fetch(authorizeUrl({ client_id: named.client_id!, state: 'short' }), {
+      redirect: 'manual',
+    });
+    expect(tooLarge.status).toBe(302);
+    const refusal = new URL(tooLarge.headers.get('location')!).searchParams;
+    expect([refusal.get('error'), refusal.get('state')]).toEqual(['invalid_request', 'short']);
+    expect(refusal.get('error_description')).toMatch(/too large to carry through sign-in/);
   });
 
   it('a consent form posted again redirects with the same code, never a second one; once the code is spent it is refused', async () => {
