@@ -11,6 +11,19 @@ export function isCancellation(message: JsonRpcMessage): boolean {
   return message.method === 'notifications/cancelled' && message.id === undefined;
 }
 
+/**
+ * A request that asked to be told its progress (`_meta.progressToken`, MCP "Progress"): its answer is
+ * an SSE stream, so the notifications can go out before the response.
+ */
+export function asksForProgress(message: JsonRpcMessage): boolean {
+  const meta = message.params?._meta;
+  return (
+    typeof meta === 'object' &&
+    meta !== null &&
+    (meta as { progressToken?: unknown }).progressToken !== undefined
+  );
+}
+
 /** A JSON-RPC response the client POSTs: its answer to a request of ours (elicitation/create). */
 export function isClientResponse(message: JsonRpcMessage): boolean {
   return message.method === undefined && ('result' in message || 'error' in message);

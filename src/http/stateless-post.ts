@@ -11,7 +11,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { callKey } from '../shared-state/cancellation-bus.js';
 import type { DirectToolCalls } from './direct-tool-calls.js';
-import { isCancellation, type JsonRpcMessage } from './json-rpc-message.js';
+import { asksForProgress, isCancellation, type JsonRpcMessage } from './json-rpc-message.js';
 import type { McpRouteOptions } from './mcp-route.js';
 import type { McpPostHandler } from './route-by-era.js';
 import type { PrincipalFor } from './session-context.js';
@@ -43,9 +43,12 @@ export function statelessPost(
       });
       if (answered) return unregister();
       const server = createMcpServer(options.server, { requestSignal: controller.signal });
+      // JSON unless the call asked for progress: then an SSE stream carries its notifications/progress
+      // before the response, as a session's call does (the transport answers 406 to a POST whose
+      // Accept lacks text/event-stream, so every client that gets here can read one).
       const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        enableJsonResponse: true,
+        enableJsonResponse: !asksForProgress(message),
       });
       res.on('close', () => {
         unregister();

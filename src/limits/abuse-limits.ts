@@ -133,8 +133,14 @@ export function createAbuseLimits(
       const byAddress = await loginFailuresByAddress.consume(address);
       const byAccount = byAddress.allowed ? await loginFailuresByAccount.consume(account) : undefined;
       if (!byAddress.allowed || !byAccount?.allowed) {
-        // A refused attempt hashes nothing and costs the address nothing more.
-        if (byAddress.allowed) await loginFailuresByAddress.reward(address);
+        // A refused attempt hashes nothing and costs nothing: each point it took is given back, the
+        // refused one included (a refusal still counts in the limiter). Otherwise correct sign-ins that
+        // raced each other would leave their refusals behind and lock the address out for the window;
+        // a guesser gains nothing, as a refused attempt tries no password.
+        await Promise.all([
+          loginFailuresByAddress.reward(address),
+          ...(byAccount ? [loginFailuresByAccount.reward(account)] : []),
+        ]);
         // One message for both counters and for known and unknown accounts alike.
         throw rateLimited(
           'Too many failed sign-in attempts',

@@ -191,8 +191,10 @@ export function createToolRunner(options: ToolRunnerOptions) {
     return execute(call, split, split.idempotencyKey ?? (metaKey as string | undefined));
   }
 
-  return async function runTool(call: ToolCall): Promise<ToolOutcome> {
-    const { operation, viewer } = call;
+  return async function runTool(asked: ToolCall): Promise<ToolOutcome> {
+    const { operation, viewer } = asked;
+    // The arguments as the tool reads them from here on (validation, confirmation, paging, the audit hash).
+    const call = { ...asked, args: operation.omitDefaultedNulls(asked.args) };
     const started = performance.now();
     let attempts = 0;
     let result: CallToolResult | InputRequiredResult;

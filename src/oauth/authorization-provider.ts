@@ -16,6 +16,7 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import {
   InvalidClientMetadataError,
   InvalidGrantError,
+  InvalidRequestError,
   InvalidScopeError,
   InvalidTargetError,
   InvalidTokenError,
@@ -33,6 +34,10 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const CODE_TTL_SECONDS = 60;
 const MAX_REDIRECT_URIS = 10;
 const MAX_CLIENT_JSON_CHARS = 8192;
+/** Longer than any client's state needs; a longer one would not fit the sealed sign-in form. */
+export const MAX_STATE_CHARS = 2048;
+/** An S256 challenge is the base64url SHA-256 of the verifier (RFC 7636, section 4.2): 43 characters. */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /** An authorization request that passed the SDK's checks and ours, waiting for sign-in and consent. */
 export interface PendingAuthorization {
@@ -58,8 +63,12 @@ export interface AuthorizationProviderOptions {
 }
 
 export interface AuthorizationProvider extends OAuthServerProvider {
-  /** Issues the code for a request the user approved; the caller redirects to it. */
-  issueCode(pending: PendingAuthorization, userId: number): Promise<string>;
+  /**
+   * Saves `code` (derived from the consent form) for a request the user approved; the caller redirects
+   * with it. The same form posted again gets the same code while it is unspent and unexpired (a double
+   * click), and false once it is spent: a consent form mints one code, never a second grant.
+   */
+  issueCode(pending: PendingAuthorization, userId: number, code: string): Promise<boolean>;
 }
 
 /** The scopes asked for, all of ours when none are named; refuses one we do not grant. */
@@ -145,6 +154,10 @@ export function createAuthorizationProvider(options: AuthorizationProviderOption
       const resource = options.resourceOf(res);
       if (params.resource && params.resource.href !== resource)
         throw new InvalidTargetError(`This server issues tokens for ${resource} only`);
+      if (params.state !== undefined && params.state.length > MAX_STATE_CHARS)
+        throw new InvalidRequestError(`state must be at most ${MAX_STATE_CHARS} characters`);
+      if (!S256_CHALLENGE.test(params.codeChallenge))
+        throw new InvalidRequestError('code_challenge must be an S256 challenge: 43 base64url characters');
       options.showSignIn(res, {
         clientId: client.client_id,
         clientName: client.client_name ?? client.client_id,
@@ -156,9 +169,8 @@ export function createAuthorizationProvider(options: AuthorizationProviderOption
       });
     },
 
-    async issueCode(pending, userId) {
-      const code = newSecret();
-      await store.saveCode(
+    async issueCode(pending, userId, code) {
+      const saved = await store.saveCode(
         code,
         {
           clientId: pending.clientId,
@@ -173,7 +185,9 @@ export function createAuthorizationProvider(options: AuthorizationProviderOption
         },
         now(),
       );
-      return code;
+      if (saved) return true;
+      const record = await store.findCode(code);
+      return record !== undefined && record.usedAt === null && !expired(record);
     },
 
     async challengeForAuthorizationCode(client, code) {

@@ -6,8 +6,16 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/**
+ * The longest sealed value `open` reads. The forms' body limit (oauth-server.ts) leaves room for it, and
+ * an authorization request whose sealed form would not fit is refused before its page is shown.
+ */
+export const MAX_SEALED_CHARS = 16_384;
+
 export interface FormSeal {
   seal(purpose: string, value: object, ttlSeconds: number): string;
+  /** A secret only this server can compute from `value` (the same every time, on every replica). */
+  derive(purpose: string, value: string): string;
   /** The value, or undefined when it was altered, sealed for another purpose, or has expired. */
   open<T>(purpose: string, sealed: string | undefined): T | undefined;
 }
@@ -23,8 +31,9 @@ export function createFormSeal(secret: string, now: () => number = Date.now): Fo
       );
       return `${body}.${sign(purpose, body)}`;
     },
+    derive: (purpose, value) => sign(`derive.${purpose}`, value),
     open<T>(purpose: string, sealed: string | undefined) {
-      if (typeof sealed !== 'string' || sealed.length > 8192) return undefined;
+      if (typeof sealed !== 'string' || sealed.length > MAX_SEALED_CHARS) return undefined;
       const [body, signature, extra] = sealed.split('.');
       if (!body || !signature || extra !== undefined) return undefined;
       const expected = Buffer.from(sign(purpose, body));

@@ -20,6 +20,8 @@ import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/hand
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import { InvalidRequestError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { allowedMethods } from '@modelcontextprotocol/sdk/server/auth/middleware/allowedMethods.js';
 import { ALL_SCOPES } from '../auth/identity.js';
 import type { TokenService } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
@@ -29,9 +31,10 @@ import { OAUTH_PATHS } from '../http/route-table.js';
 import type { AbuseLimits } from '../limits/abuse-limits.js';
 import type { Store } from '../store/index.js';
 import { createAuthorizationProvider, type PendingAuthorization } from './authorization-provider.js';
-import { createFormSeal, newCsrfToken, readCookies, sameToken } from './form-seal.js';
+import { createFormSeal, MAX_SEALED_CHARS, newCsrfToken, readCookies, sameToken } from './form-seal.js';
+import { oauthBodyErrors, readableOAuthErrors } from './oauth-errors.js';
 import { createOAuthStore } from './oauth-store.js';
-import { handleSignIn, handleConsent } from './sign-in-routes.js';
+import { CONSENT_TTL_SECONDS, handleSignIn, handleConsent } from './sign-in-routes.js';
 import { sendSignInPage } from './sign-in-pages.js';
 
 export interface OAuthServerOptions {
@@ -50,6 +53,14 @@ export interface OAuthServerOptions {
 export const CSRF_COOKIE = 'moviedb_oauth_csrf';
 const REQUEST_TTL_SECONDS = 600;
 const CSRF_TOKEN = /^[A-Za-z0-9_-]{32}$/;
+/**
+ * The longest sealed request the sign-in form carries: the consent form seals it again with the account,
+ * which must still fit MAX_SEALED_CHARS. A longer request (a huge state, client name or redirect URI)
+ * is refused at /authorize, where the client hears why, instead of showing a form that cannot succeed.
+ */
+const MAX_REQUEST_CHARS = MAX_SEALED_CHARS - 2048;
+/** Room for a sealed form and its other fields, percent-encoded. */
+const FORM_LIMIT = '32kb';
 
 /** The paths this server answers, for the app to mount it on. */
 
@@ -89,6 +100,7 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
     maxClients: options.maxClients ?? 1000,
     // Long enough for a client to finish signing in; short enough that a flood fills the registry briefly.
     unusedClientMaxAgeMs: 10 * 60 * 1000,
+    expiredCodeKeepMs: CONSENT_TTL_SECONDS * 1000,
   });
   // Express's compiled `trust proxy` (TRUST_PROXY) says whose X-Forwarded-Proto to believe.
   const base = (req: Request) =>
@@ -100,6 +112,11 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
   const secure = (req: Request) => base(req).startsWith('https:');
 
   const showSignIn = (res: Response, pending: PendingAuthorization) => {
+    const request = seal.seal('request', pending, REQUEST_TTL_SECONDS);
+    if (request.length > MAX_REQUEST_CHARS)
+      throw new InvalidRequestError(
+        'The authorization request is too large to carry through sign-in: shorten its state (or the client name or redirect_uri)',
+      );
     // The browser's token is kept when it has one, so two sign-ins open in two tabs both still work.
     const kept = readCookies(res.req.headers.cookie).get(CSRF_COOKIE);
     const csrf = kept && CSRF_TOKEN.test(kept) ? kept : newCsrfToken();
@@ -112,7 +129,7 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
     });
     sendSignInPage(res, {
       clientName: pending.clientName,
-      request: seal.seal('request', pending, REQUEST_TTL_SECONDS),
+      request,
       csrf,
     });
   };
@@ -160,16 +177,18 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
 
   const router = Router();
   // The same Host rule as /mcp: the issuer and resource are named after the Host when PUBLIC_URL is unset.
-  router.use(OAUTH_PATHS, refuseForeignHosts(options.hostCheck));
+  router.use(OAUTH_PATHS, refuseForeignHosts(options.hostCheck), readableOAuthErrors);
   router.get('/.well-known/oauth-authorization-server', (req, res) => {
     res.json(authorizationServerMetadata(base(req)));
   });
+  router.all('/.well-known/oauth-authorization-server', allowedMethods(['GET']));
   // The SDK's own in-memory rate limiters are off: the app's abuse limits (shared through Redis) count instead.
   router.use('/authorize', admitted, authorizationHandler({ provider, rateLimit: false }));
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT });
   const pages = { seal, provider, limits: options.limits, store: options.store, csrfOf };
   router.post('/oauth/sign-in', form, handleSignIn(pages));
   router.post('/oauth/consent', admitted, form, handleConsent(pages));
+  router.all(['/oauth/sign-in', '/oauth/consent'], allowedMethods(['POST']));
   router.use('/token', admitted, tokenHandler({ provider, rateLimit: false }));
   router.use(
     '/register',
@@ -177,5 +196,6 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
     clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false }),
   );
   router.use('/revoke', admitted, revocationHandler({ provider, rateLimit: false }));
+  router.use(OAUTH_PATHS, oauthBodyErrors);
   return router;
 }

@@ -38,7 +38,8 @@ export interface OAuthStore {
   getClient(clientId: string): Promise<OAuthClientInformationFull | undefined>;
   /** Registers the client, or answers false when the registry is full even after pruning. */
   registerClient(client: OAuthClientInformationFull, now: Date): Promise<boolean>;
-  saveCode(code: string, record: CodeRecord, now: Date): Promise<void>;
+  /** Saves the code; false when it was saved before (the same consent posted again). */
+  saveCode(code: string, record: CodeRecord, now: Date): Promise<boolean>;
   findCode(code: string): Promise<CodeRecord | undefined>;
   /** Marks the code used; false when another exchange used it first (a replay). */
   useCode(code: string, now: Date): Promise<boolean>;
@@ -55,6 +56,11 @@ export interface OAuthStoreOptions {
   maxClients: number;
   /** A registration older than this that holds no refresh token may give way to a new one at the cap. */
   unusedClientMaxAgeMs: number;
+  /**
+   * How long a code's row is kept past its expiry: while the consent form that minted it can still be
+   * posted, so posting it again is recognised (a code is derived from its form) and mints nothing new.
+   */
+  expiredCodeKeepMs: number;
 }
 
 /** What a code row and a refresh-token row share: the grant they carry. */
@@ -125,8 +131,9 @@ export function createOAuthStore(db: Kysely<Database>, options: OAuthStoreOption
     },
 
     async saveCode(code, record, now) {
-      await db.deleteFrom('oauth_codes').where('expires_at', '<', now.toISOString()).execute();
-      await db
+      const cutoff = new Date(now.getTime() - options.expiredCodeKeepMs).toISOString();
+      await db.deleteFrom('oauth_codes').where('expires_at', '<', cutoff).execute();
+      const result = await db
         .insertInto('oauth_codes')
         .values({
           code_hash: hashSecret(code),
@@ -140,7 +147,9 @@ export function createOAuthStore(db: Kysely<Database>, options: OAuthStoreOption
           expires_at: record.expiresAt,
           used_at: null,
         })
-        .execute();
+        .onConflict((conflict) => conflict.column('code_hash').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
 
     async findCode(code) {

@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import type { AbuseLimits } from '../limits/abuse-limits.js';
 import type { Store } from '../store/index.js';
 import type { AuthorizationProvider, PendingAuthorization } from './authorization-provider.js';
+import { newSecret } from './oauth-store.js';
 import type { FormSeal } from './form-seal.js';
 import { sendConsentPage, sendErrorPage, sendSignInPage } from './sign-in-pages.js';
 
@@ -23,7 +24,7 @@ export interface SignInRoutes {
   csrfOf(req: Request): string | undefined;
 }
 
-const CONSENT_TTL_SECONDS = 300;
+export const CONSENT_TTL_SECONDS = 300;
 const INVALID_CREDENTIALS = 'Invalid credentials';
 
 /** A signed-in user's pending request, bound to the browser's CSRF token. */
@@ -32,6 +33,8 @@ interface ConsentRequest {
   userId: number;
   username: string;
   csrf: string;
+  /** What the form's one code is derived from. */
+  nonce: string;
 }
 
 function field(req: Request, name: string): string {
@@ -76,7 +79,13 @@ export function handleSignIn(routes: SignInRoutes): RequestHandler {
       }
       if (!user || !valid) return again(INVALID_CREDENTIALS, 400);
       await attempt.succeeded();
-      const consent: ConsentRequest = { pending, userId: user.id, username: user.username, csrf };
+      const consent: ConsentRequest = {
+        pending,
+        userId: user.id,
+        username: user.username,
+        csrf,
+        nonce: newSecret(),
+      };
       sendConsentPage(res, {
         clientName: pending.clientName,
         username: user.username,
@@ -99,7 +108,10 @@ export function handleConsent(routes: SignInRoutes): RequestHandler {
       const { pending } = consent;
       const target = new URL(pending.redirectUri);
       if (field(req, 'decision') === 'approve') {
-        target.searchParams.set('code', await routes.provider.issueCode(pending, consent.userId));
+        const code = routes.seal.derive('code', consent.nonce);
+        if (!(await routes.provider.issueCode(pending, consent.userId, code)))
+          return sendErrorPage(res, 400, 'This consent was already used. Start the sign-in again.');
+        target.searchParams.set('code', code);
       } else {
         target.searchParams.set('error', 'access_denied');
         target.searchParams.set('error_description', 'The user denied access');

@@ -21,6 +21,7 @@ import type { Executor } from '../graphql/executor.js';
 import type { RoleName } from '../store/tables.js';
 import { createArgumentValidatorCompiler, type ArgumentValidator } from './argument-validator.js';
 import { deriveInputSchema } from './input-schema.js';
+import { deriveOmitDefaultedNulls, type OmitDefaultedNulls } from './omit-defaulted-nulls.js';
 import { loadPreview, PREVIEWS_DIR, type PreviewOperation } from './load-preview.js';
 import { deriveOutputSchema } from './output-schema.js';
 import { deriveResultShape, withTruncationMarker, type ResultShape } from './result-shape.js';
@@ -43,6 +44,8 @@ export interface CuratedOperation {
    * unknown keys refused (the listed form says the same in fewer words).
    */
   validateArguments: ArgumentValidator;
+  /** Leaves out a null given for a non-null argument or input field that has a default (run before validating). */
+  omitDefaultedNulls: OmitDefaultedNulls;
   /** Scopes a caller's token needs, from the @auth rules of the fields the document reaches. */
   requiredScopes: readonly string[];
   /** Whether a call asks the user before acting (tools.json `confirm`; destructive tools by default). */
@@ -205,6 +208,7 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
           form: 'strict',
         }),
       ),
+      omitDefaultedNulls: deriveOmitDefaultedNulls(schema, operation),
       requiredScopes: access.scopes,
       ...(access.role ? { requiredRole: access.role } : {}),
       ...(renderText ? { renderText } : {}),

@@ -240,4 +240,55 @@ describe.each(dialects)('input schemas through OpenAI Agents’ strict converter
     const list = await callTool(client, 'myWatchlist', { offset: null });
     expect(list.isError).toBe(false);
   });
+
+  it('a null for a non-null field with a default (sort.order) means the default, for tools; /graphql still refuses it', async () => {
+    type Page = { content: { id: string }[] };
+    const args = (order: unknown) => ({
+      filter: { genre: 'DRAMA' },
+      size: 5,
+      sort: { field: 'RATING', ...(order === undefined ? {} : { order }) },
+    });
+    const absent = await callTool<Page>(client, 'searchMovies', args(undefined));
+    expect(absent.isError).toBe(false);
+    const ascending = absent.structuredContent.data.content.map((movie) => movie.id);
+    expect(ascending).toHaveLength(5);
+    const descending = await callTool<Page>(client, 'searchMovies', args('DESC'));
+    expect(descending.structuredContent.data.content.map((movie) => movie.id)).not.toEqual(ascending);
+
+    // Sent as it is by a client, and as a strict model fills the key in through the converter.
+    const sentNull = await callTool<Page>(client, 'searchMovies', args(null));
+    expect(sentNull.isError, JSON.stringify(sentNull.structuredContent)).toBe(false);
+    expect(sentNull.structuredContent.data.content.map((movie) => movie.id)).toEqual(ascending);
+    const strictShaped = {
+      filter: {
+        genre: 'DRAMA',
+        minRating: null,
+        maxRating: null,
+        minYear: null,
+        maxYear: null,
+        titleContains: null,
+      },
+      page: null,
+      size: 5,
+      sort: { field: 'RATING', order: null },
+    };
+    const output = (await convertedNamed('searchMovies').invoke(
+      new RunContext(),
+      JSON.stringify(strictShaped),
+    )) as {
+      text: string;
+    };
+    expect(output.text).toMatch(/^\d+ movies match/);
+
+    // GraphQL's own rule is unchanged: a null for a non-null input field is a validation error there.
+    const graphql = await server.graphql(
+      'query ($sort: MovieSort) { movies(sort: $sort, size: 5) { content { id } } }',
+      { sort: { field: 'RATING', order: null } },
+    );
+    expect(graphql.body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/sort\.order.*null|null.*order/i) as unknown,
+      extensions: { classification: 'BAD_REQUEST' },
+    });
+    expect(graphql.body.data ?? null).toBeNull();
+  });
 });

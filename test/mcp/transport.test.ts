@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient, openSession } from '../helpers/mcp.js';
 import { raw } from '../helpers/raw-http.js';
+import { messagesIn } from '../helpers/sse.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -214,5 +215,58 @@ describe('the /mcp transport in stateless mode', () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('a call with a progressToken is answered as an SSE stream: its progress, then the result (v1 SDK client)', async () => {
+    const client = await connectClient(server.url, await server.login('user', 'user123'));
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = await client.callTool(
+      { name: 'summarizeMovieReviews', arguments: { movieId: '1' } },
+      undefined,
+      { onprogress: (p) => progress.push(p) },
+    );
+    await client.close();
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toMatchObject({ data: { movieId: '1', reviewCount: 8 }, errors: [] });
+    expect(progress).toEqual([
+      { progress: 1, total: 3, message: 'Loading reviews' },
+      { progress: 2, total: 3, message: 'Summarising reviews' },
+      { progress: 3, total: 3, message: 'Done' },
+    ]);
+  });
+
+  it('over raw HTTP, progress streams as SSE events before the response; without a progressToken the answer is JSON', async () => {
+    const call = (meta?: Record<string, unknown>) =>
+      raw(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: {
+            name: 'summarizeMovieReviews',
+            arguments: { movieId: '2' },
+            ...(meta ? { _meta: meta } : {}),
+          },
+        }),
+      });
+    const streamed = await call({ progressToken: 'p-1' });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers['content-type']).toBe('text/event-stream');
+    const messages = messagesIn(streamed.body);
+    expect(messages.map((m) => m.method ?? 'response')).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      'notifications/progress',
+      'response',
+    ]);
+    expect(messages[0]).toMatchObject({ params: { progressToken: 'p-1', progress: 1, total: 3 } });
+    expect(messages[3]).toMatchObject({ id: 5, result: { isError: false } });
+
+    const plain = await call();
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(plain.body)).toMatchObject({ id: 5, result: { isError: false } });
   });
 });

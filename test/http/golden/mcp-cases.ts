@@ -77,6 +77,12 @@ export function mcpCases(token: string, expired: string): McpGoldenRequest[] {
       body: rpc('tools/call', { name: 'getMovie', arguments: { id: '1' }, _meta: { progressToken: 7 } }),
     },
     {
+      name: 'mcp 2025 tools/call with a progress token, accepting only JSON',
+      path: '/mcp',
+      headers: { ...MCP_2025, accept: 'application/json' },
+      body: rpc('tools/call', { name: 'getMovie', arguments: { id: '1' }, _meta: { progressToken: 7 } }),
+    },
+    {
       name: 'mcp 2025 tools/call without Accept of SSE',
       path: '/mcp',
       headers: { ...MCP_2025, accept: 'application/json' },
