@@ -1,27 +1,55 @@
 /**
- * The Redis connection shared state uses (REDIS_URL). It is configured so that Redis can never hold a
- * request: connecting is bounded, commands never queue while disconnected (they fail at once, so the
- * caller falls back), a command on a stalled connection fails after a short timeout, and reconnection
- * goes on in the background for as long as the process runs.
+ * The process's Redis (REDIS_URL): one command connection, one subscriber connection for the message
+ * bus (opened when something first subscribes), and a reader connection per follower of a resumable
+ * stream (redis-event-store.ts). Every connection is named `<REDIS_KEY_PREFIX>:<replica>:<role>` (CLIENT
+ * LIST tells whose it is), and all reconnect by one rule: in the background, backing off to
+ * MAX_RECONNECT_DELAY_MS, for as long as the process runs.
+ *
+ * The command connection is configured so that Redis can never hold a request: connecting is bounded,
+ * commands never queue while disconnected (they fail at once, so the caller degrades as
+ * degradation.ts says), and a command on a stalled connection fails after a short timeout.
  */
-import { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../logger.js';
+import type { MessageBus } from './message-bus.js';
+import { createRedisBus } from './redis-bus.js';
 
-/** Past this, a Redis command counts as failed and the in-process fallback answers instead. */
+/** Past this, a Redis command counts as failed and the feature degrades instead. */
 const COMMAND_TIMEOUT_MS = 500;
 const CONNECT_TIMEOUT_MS = 1000;
 /** Reconnection backs off to this and stays there while Redis is away. */
 const MAX_RECONNECT_DELAY_MS = 2000;
 
+/** What a connection of this process is for, as its client name ends. */
+export type ConnectionRole = 'cmd' | 'sub' | 'read';
+
 export interface RedisConnection {
   client: Redis;
+  /** REDIS_KEY_PREFIX: every key and channel of this deployment starts with it. */
+  namespace: string;
+  /** This process among the replicas (client names, session and stream leases). */
+  replicaId: string;
+  /** The process's one message bus, on its one subscriber connection. */
+  bus: MessageBus;
+  /** A further connection of this process (not connected yet: lazyConnect), named for its role. */
+  duplicate(role: ConnectionRole, options?: RedisOptions): Redis;
   /** `ok` when a PING answers within the command timeout, `down` otherwise (never throws, never hangs). */
   health(): Promise<'ok' | 'down'>;
   close(): Promise<void>;
 }
 
-export function createRedisConnection(url: string, logger: Logger): RedisConnection {
+export interface RedisConnectionOptions {
+  url: string;
+  namespace: string;
+  logger: Logger;
+}
+
+export function createRedisConnection({ url, namespace, logger }: RedisConnectionOptions): RedisConnection {
+  const replicaId = randomBytes(8).toString('hex');
+  const nameFor = (role: ConnectionRole) => `${namespace}:${replicaId}:${role}`;
   const client = new Redis(url, {
+    connectionName: nameFor('cmd'),
     connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: COMMAND_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
@@ -35,15 +63,28 @@ export function createRedisConnection(url: string, logger: Logger): RedisConnect
     logger.info('redis connected');
   });
   client.on('error', (error: Error) => {
-    if (up) logger.warn({ err: error }, 'redis unreachable: counting in process until it returns');
+    if (up) logger.warn({ err: error }, 'redis unreachable: shared state degrades until it returns');
     up = false;
   });
   client.on('close', () => {
-    if (up) logger.warn('redis connection closed: counting in process until it returns');
+    if (up) logger.warn('redis connection closed: shared state degrades until it returns');
     up = false;
+  });
+  const duplicate = (role: ConnectionRole, options: RedisOptions = {}) =>
+    client.duplicate({ ...options, connectionName: nameFor(role), lazyConnect: true });
+  const bus = createRedisBus({
+    client,
+    // A subscribed connection only listens: none of its commands is waited for by a request.
+    subscriber: duplicate('sub', { commandTimeout: undefined, autoResubscribe: false }),
+    namespace,
+    logger,
   });
   return {
     client,
+    namespace,
+    replicaId,
+    bus,
+    duplicate,
     async health() {
       if (client.status !== 'ready') return 'down';
       try {
@@ -54,6 +95,7 @@ export function createRedisConnection(url: string, logger: Logger): RedisConnect
       }
     },
     async close() {
+      await bus.close();
       try {
         await client.quit();
       } catch {
