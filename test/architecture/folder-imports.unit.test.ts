@@ -27,18 +27,32 @@ function folderOf(file: string): string {
   return parts.length > 1 ? `${parts[0]}/` : parts[0]!.replace(/\.ts$/, '');
 }
 
-/** Folder → the folders its files import. */
-function folderGraph(): Map<string, Set<string>> {
-  const graph = new Map<string, Set<string>>();
+/** The src/ files each file imports. */
+function fileImports(): Map<string, string[]> {
+  const imports = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
+    const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+      .map((match) => resolve(dirname(file), (match[1] ?? match[2])!.replace(/\.js$/, '.ts')))
+      .filter((target) => target.startsWith(SRC + sep));
+    imports.set(file, targets);
+  }
+  return imports;
+}
+
+/**
+ * Folder → the folders its files import. A file that imports nothing of src/ (a pure helper such as
+ * http/url-host.ts, which config/ uses) closes no loop, so importing it adds no edge.
+ */
+function folderGraph(): Map<string, Set<string>> {
+  const imports = fileImports();
+  const graph = new Map<string, Set<string>>();
+  for (const [file, targets] of imports) {
     const from = folderOf(file);
     const edges = graph.get(from) ?? new Set<string>();
     graph.set(from, edges);
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const target = resolve(dirname(file), (match[1] ?? match[2])!.replace(/\.js$/, '.ts'));
-      if (!target.startsWith(SRC + sep)) continue;
+    for (const target of targets) {
       const to = folderOf(target);
-      if (to !== from) edges.add(to);
+      if (to !== from && (imports.get(target)?.length ?? 0) > 0) edges.add(to);
     }
   }
   return graph;
