@@ -11,7 +11,7 @@ import type { BearerVerifier } from './auth/bearer.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Executor } from './graphql/executor.js';
 import type { AbuseLimits } from './limits/abuse-limits.js';
-import type { RedisConnection } from './limits/redis-connection.js';
+import type { RedisConnection } from './shared-state/redis-connection.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import type { Tracing } from './telemetry/tracing.js';

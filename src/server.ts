@@ -26,10 +26,10 @@ import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
-import { createRedisConnection } from './limits/redis-connection.js';
-import { createRedisRateLimiterFactory } from './limits/redis-rate-limiter-factory.js';
+import { createRedisConnection } from './shared-state/redis-connection.js';
+import { createRedisRateLimiterFactory } from './shared-state/redis-rate-limiter-factory.js';
 import { createSharedState } from './shared-state/shared-state.js';
-import { shareInvalidations } from './limits/shared-invalidation.js';
+import { shareInvalidations } from './shared-state/share-invalidations.js';
 import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 import { startTracing } from './telemetry/start-tracing.js';
@@ -128,15 +128,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     },
   );
   // Connecting happens in the background: a Redis that is down delays nothing (limits count in process).
-  const redis = config.redis.url ? createRedisConnection(config.redis.url, logger) : undefined;
-  const sharedInvalidation =
-    redis && cache
-      ? shareInvalidations(cache, redis, {
-          keyPrefix: config.redis.keyPrefix,
-          logger,
-          onRemote: () => metrics.observeCacheInvalidation('remote'),
-        })
-      : undefined;
+  const redis = config.redis.url
+    ? createRedisConnection({ url: config.redis.url, namespace: config.redis.keyPrefix, logger })
+    : undefined;
+  if (redis && cache)
+    shareInvalidations(cache, redis.bus, { onRemote: () => metrics.observeCacheInvalidation('remote') });
   const limits = createAbuseLimits(
     config.rateLimits,
     redis ? createRedisRateLimiterFactory(redis.client, config.redis.keyPrefix) : undefined,
@@ -163,7 +159,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     },
     resumeWindowMs: config.mcp.resumeWindowMs,
     logger,
-    redis: redis && { client: redis.client, namespace: config.redis.keyPrefix },
+    redis,
   });
   const drain = createDrainGate();
   const app = createApp({
@@ -220,7 +216,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   } catch (error) {
     catalogue.close();
     await state.close();
-    await sharedInvalidation?.close();
     await redis?.close();
     await handle.close();
     await tracing?.shutdown();
@@ -245,7 +240,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     server.closeAllConnections();
     await closed;
     store.policy.dispose();
-    await sharedInvalidation?.close();
     await redis?.close();
     await handle.close();
     // Last, so the spans of the requests that drained are sent.

@@ -10,7 +10,7 @@
  * and refuses with UNAUTHORIZED when it is gone, so availability of the bearer check follows the store's.
  */
 import { TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
-import type { RoleName } from '../store/tables.js';
+import type { RoleName } from './identity.js';
 import type { BearerVerifier } from './bearer.js';
 import { InvalidTokenError } from './tokens.js';
 

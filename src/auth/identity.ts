@@ -1,4 +1,5 @@
-import type { RoleName } from '../store/tables.js';
+/** The roles an account can have (the store keeps them; tokens and `@auth(requires:)` name them). */
+export type RoleName = 'USER' | 'ADMIN';
 
 /**
  * Who is calling, as verified from a bearer token. This value, never the raw token, is handed down to

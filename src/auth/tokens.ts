@@ -6,7 +6,7 @@
  */
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { ALL_SCOPES, type Identity } from './identity.js';
-import type { RoleName } from '../store/tables.js';
+import type { RoleName } from './identity.js';
 
 export interface TokenSettings {
   secret: string;

@@ -8,7 +8,7 @@
  * Only results without errors are kept.
  *
  * Every executed mutation clears it (the simplest invalidation that is always right), here and, through
- * `onInvalidate`, on the other replicas (src/limits/shared-invalidation.ts); a result computed while a
+ * `onInvalidate`, on the other replicas (src/shared-state/share-invalidations.ts); a result computed while a
  * write happened is not kept (a generation counter), so a read that raced a write cannot put stale data
  * back. Entries also expire after `ttlMs`, which bounds staleness where another replica's write cannot
  * reach this one. Bounded by the size of the results it holds (lru-cache).

@@ -3,9 +3,9 @@
  * request of its own, which a load balancer may send to another replica than the call's: calls in flight
  * are registered here by key ((session, request id), or (principal, request id) in stateless mode), a
  * cancellation aborts the local one, and when there is none here it is published for the other replicas
- * (with REDIS_URL; best effort: a Redis that is away loses it, as a lost notification would be).
+ * (best effort: a Redis that is away loses it, as a lost notification would be).
  */
-import type { RedisBus } from './redis-bus.js';
+import type { MessageBus } from './message-bus.js';
 
 export interface CancellationBus {
   /** Registers a running call; the returned function unregisters it. */
@@ -19,9 +19,9 @@ export function callKey(scope: string, requestId: unknown): string {
   return `${scope}\u0000${typeof requestId}:${String(requestId)}`;
 }
 
-export function createCancellationBus(bus?: { redis: RedisBus; channel: string }): CancellationBus {
+export function createCancellationBus(bus: MessageBus): CancellationBus {
   const running = new Map<string, () => void>();
-  bus?.redis.subscribe(bus.channel, (key) => running.get(key)?.());
+  bus.subscribe('mcp:cancel', (key) => running.get(key)?.());
   return {
     register(key, cancel) {
       running.set(key, cancel);
@@ -32,7 +32,7 @@ export function createCancellationBus(bus?: { redis: RedisBus; channel: string }
     cancel(key) {
       const local = running.get(key);
       if (local) local();
-      else void bus?.redis.publish(bus.channel, key);
+      else void bus.publish('mcp:cancel', key);
     },
   };
 }

@@ -4,11 +4,11 @@
  * load balancer may send to another replica than the waiting call's, and which is answered by another
  * server instance than the one that asked anyway (sessions are served per request). Waiting calls are
  * registered here by key ((session, request id): the answer's session must be the asker's), an answer
- * goes to the local waiter, and when there is none here it is published for the other replicas (with
- * REDIS_URL; best effort, as cancellations are: an answer Redis loses is an unanswered question, which
+ * goes to the local waiter, and when there is none here it is published for the other replicas (best
+ * effort, as cancellations are: an answer Redis loses is an unanswered question, which
  * its bound settles). The first answer settles a question; later ones find no waiter and are dropped.
  */
-import type { RedisBus } from './redis-bus.js';
+import type { MessageBus } from './message-bus.js';
 
 /** A client's answer, reduced to what a waiter reads (only this crosses Redis). */
 export type ClientAnswer = { result: Record<string, unknown> } | { error: string };
@@ -20,7 +20,7 @@ export interface ClientAnswers {
   deliver(key: string, answer: ClientAnswer): void;
 }
 
-export function createClientAnswers(bus?: { redis: RedisBus; channel: string }): ClientAnswers {
+export function createClientAnswers(bus: MessageBus): ClientAnswers {
   const waiting = new Map<string, (answer: ClientAnswer) => void>();
   const settle = (key: string, answer: ClientAnswer) => {
     const waiter = waiting.get(key);
@@ -29,12 +29,7 @@ export function createClientAnswers(bus?: { redis: RedisBus; channel: string }):
     waiter(answer);
     return true;
   };
-  // Published as [key, answer] by a replica of ours; anything else is ignored (the bus logs a throw).
-  bus?.redis.subscribe(bus.channel, (message) => {
-    const [key, answer] = JSON.parse(message) as [unknown, unknown];
-    if (typeof key === 'string' && typeof answer === 'object' && answer !== null)
-      settle(key, answer as ClientAnswer);
-  });
+  bus.subscribe('mcp:answer', ({ key, answer }) => settle(key, answer));
   return {
     expect(key, waiter) {
       waiting.set(key, waiter);
@@ -43,7 +38,7 @@ export function createClientAnswers(bus?: { redis: RedisBus; channel: string }):
       };
     },
     deliver(key, answer) {
-      if (!settle(key, answer)) void bus?.redis.publish(bus.channel, JSON.stringify([key, answer]));
+      if (!settle(key, answer)) void bus.publish('mcp:answer', { key, answer });
     },
   };
 }

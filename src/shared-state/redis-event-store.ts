@@ -1,10 +1,13 @@
 /**
  * Resumable streams in Redis Streams (REDIS_URL), so a cut stream resumes on any replica:
  *
- * - `<prefix>:mcp:e:<stream>`: the events (XADD, capped with MAXLEN ~), event id `<stream>_<entry id>`.
- * - `<prefix>:mcp:em:<stream>`: what the stream answers (session, request id, method; `a` once answered).
- * - `<prefix>:mcp:l:<stream>`: the lease of the replica running the call, PX 3 s renewed every second,
+ * - `<prefix>:mcp:e:{<stream>}`: the events (XADD, capped with MAXLEN ~), event id `<stream>_<entry id>`.
+ * - `<prefix>:mcp:em:{<stream>}`: what the stream answers (session, request id, method; `a` once answered).
+ * - `<prefix>:mcp:l:{<stream>}`: the lease of the replica running the call, PX 3 s renewed every second,
  *   deleted in the same transaction that stores the response.
+ *
+ * The stream id is the keys' hash tag: a stream's keys share a slot (a transaction on them is Redis
+ * Cluster safe), and different streams spread over the slots.
  *
  * Both keys expire MCP_RESUME_WINDOW_SECONDS after the last event (a response the client read live
  * only DELIVERED_GRACE_MS after it: a short expiry set with the response costs no round trip, where
@@ -29,6 +32,7 @@ import {
   type StoredEvent,
   type StreamInfo,
 } from './event-store.js';
+import type { RedisConnection } from './redis-connection.js';
 import { HEARTBEAT_MS } from './redis-session-store.js';
 
 const LEASE_MS = 3000;
@@ -54,16 +58,16 @@ const record = (info: StreamInfo) => ({
 });
 
 export interface RedisEventStoreOptions {
-  client: Redis;
-  namespace: string;
-  replicaId: string;
+  redis: Pick<RedisConnection, 'client' | 'namespace' | 'replicaId' | 'duplicate'>;
   retentionMs: number;
   logger: Logger;
 }
 
 export function createRedisEventStore(options: RedisEventStoreOptions): ResumableEventStore {
-  const { client, replicaId, retentionMs, logger } = options;
-  const key = (kind: 'e' | 'em' | 'l', streamId: string) => `${options.namespace}:mcp:${kind}:${streamId}`;
+  const { client, replicaId } = options.redis;
+  const { retentionMs, logger } = options;
+  const key = (kind: 'e' | 'em' | 'l', streamId: string) =>
+    `${options.redis.namespace}:mcp:${kind}:{${streamId}}`;
   /** Streams whose call runs here: their leases are renewed every heartbeat. */
   const leases = new Set<string>();
   let followers = 0;
@@ -210,7 +214,7 @@ export function createRedisEventStore(options: RedisEventStoreOptions): Resumabl
     async openReader() {
       if (followers >= MAX_FOLLOWERS) throw new Error('too many streams are being resumed on this replica');
       followers += 1;
-      const connection = client.duplicate({ lazyConnect: true, commandTimeout: FOLLOWER_COMMAND_TIMEOUT_MS });
+      const connection = options.redis.duplicate('read', { commandTimeout: FOLLOWER_COMMAND_TIMEOUT_MS });
       connection.on('error', () => undefined);
       try {
         await connection.connect();

@@ -1,5 +1,6 @@
 /** Row shapes of every table, as kysely sees them. Column names are snake_case in SQL. */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { RoleName } from '../auth/identity.js';
 
 export const GENRES = [
   'ACTION',
@@ -16,7 +17,7 @@ export const GENRES = [
   'WESTERN',
 ] as const;
 export type GenreName = (typeof GENRES)[number];
-export type RoleName = 'USER' | 'ADMIN';
+export type { RoleName };
 export type WatchStatusName = 'WANT_TO_WATCH' | 'WATCHED';
 
 export interface PeopleTable {

@@ -9,6 +9,7 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
+import { sessionKeys } from '../../src/shared-state/redis-session-store.js';
 import { INITIALIZE, MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.js';
 import { openStream, raw } from '../helpers/raw-http.js';
@@ -35,17 +36,18 @@ async function busySessions(redis: Redis, namespace: string, among?: string[]): 
   const [seconds, micros] = await redis.time();
   const now = Number(seconds) * 1000 + Number(micros) / 1000;
   const ids = among ?? [];
+  const table = sessionKeys(namespace);
   if (!among) {
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:mcp:s:*`, 'COUNT', 1000);
-      ids.push(...keys.map((key) => key.slice(`${namespace}:mcp:s:`.length)));
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${table.session('*')}`, 'COUNT', 1000);
+      ids.push(...keys.map((key) => key.slice(table.session('').length)));
       cursor = next;
     } while (cursor !== '0');
   }
   let busy = 0;
   for (const id of ids) {
-    const fields = await redis.hgetall(`${namespace}:mcp:s:${id}`);
+    const fields = await redis.hgetall(table.session(id));
     let held = false;
     for (const [field, value] of Object.entries(fields)) {
       if (field.startsWith('l:') && Number(value) > now) held = true;

@@ -3,14 +3,7 @@
  * below a global cap where the least recently used idle session gives way; no slot leaks on error paths.
  * Client addresses are played with local addresses 127.0.0.x, all of which reach a loopback server.
  */
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { createMemorySessionStore } from '../../src/shared-state/memory-session-store.js';
-import { createRedisBus } from '../../src/shared-state/redis-bus.js';
-import { createRedisSessionStore } from '../../src/shared-state/redis-session-store.js';
-import type { SessionStore } from '../../src/shared-state/session-store.js';
 import { INITIALIZE, MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { openStream, raw } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
@@ -196,98 +189,5 @@ describe.each(dialects)('MCP session caps (%s)', (dialect) => {
       expect((await list(server, a!)).status).toBe(200);
       for (const stream of streams) stream.close();
     });
-  });
-});
-
-const redisUrl = process.env.TEST_REDIS_URL;
-type StoreUnderTest = [string, () => Promise<{ store: SessionStore; close(): Promise<void> }>];
-const stores: StoreUnderTest[] = [
-  [
-    'memory',
-    async () => {
-      const store = createMemorySessionStore(CAPS, createLogger('silent'));
-      return { store, close: () => store.close() };
-    },
-  ],
-  ...(redisUrl
-    ? ([
-        [
-          'redis',
-          async () => {
-            const client = new Redis(redisUrl);
-            const namespace = `moviedb-test-${randomBytes(6).toString('hex')}`;
-            const logger = createLogger('silent');
-            const bus = createRedisBus(client, logger);
-            const store = createRedisSessionStore({
-              ...CAPS,
-              client,
-              bus,
-              namespace,
-              replicaId: 'r1',
-              logger,
-            });
-            return {
-              store,
-              async close() {
-                await store.close();
-                await bus.close();
-                const keys = await client.keys(`${namespace}:*`);
-                if (keys.length > 0) await client.del(...keys);
-                client.disconnect();
-              },
-            };
-          },
-        ],
-      ] satisfies StoreUnderTest[])
-    : []),
-];
-
-const CAPS = { maxSessions: 3, maxPerUser: 2, maxPerAddress: 2, idleMs: 60_000 };
-const record = (id: string, principal: string, owner: string | null = null) => ({
-  id,
-  owner,
-  principal,
-  protocolVersion: '2025-11-25',
-  clientCapabilities: {},
-  clientInfo: { name: 't', version: '1' },
-});
-
-describe.each(stores)('the session store (%s)', (_name, create) => {
-  it('binds a session to its owner, evicts the least recently used idle one at a cap, refuses only when all candidates are busy, and deletes', async () => {
-    const { store, close } = await create();
-    try {
-      const closed: string[] = [];
-      store.onClosed((id) => closed.push(id));
-      const opened = async (id: string, principal: string, owner: string | null = null) => {
-        const outcome = await store.open(record(id, principal, owner));
-        if (!('hold' in outcome)) throw new Error(`refused: ${outcome.refusal}`);
-        return outcome.hold;
-      };
-      (await opened('a1', 'address:a')).release();
-      (await opened('a2', 'address:a')).release();
-      expect(await store.use('a1', 'someone')).toBeUndefined();
-      const used = await store.use('a1', null);
-      expect(used?.record).toMatchObject({ id: 'a1', principal: 'address:a', protocolVersion: '2025-11-25' });
-      used!.hold.release();
-      // a2 is now the least recently used of address:a: it gives way to a3.
-      (await opened('a3', 'address:a')).release();
-      await expect.poll(async () => (await store.use('a2', null)) === undefined).toBe(true);
-      // Both remaining sessions of address:a busy: a fourth is refused, at the principal's cap.
-      const busy = [(await store.use('a1', null))!.hold, (await store.use('a3', null))!.hold];
-      expect(await store.open(record('a4', 'address:a'))).toEqual({ refusal: 'principal-cap' });
-      // The global cap (3): u1 fills it; u2 finds everyone busy but u1, the least recently used idle one.
-      (await opened('u1', 'user:u', 'u')).release();
-      const u2 = await opened('u2', 'user:u', 'u');
-      expect(await store.use('u1', 'u')).toBeUndefined();
-      expect(await store.open(record('v1', 'user:v', 'v'))).toEqual({ refusal: 'full' });
-      u2.release();
-      busy.forEach((hold) => hold.release());
-      expect(await store.delete('u2', 'intruder')).toBe(false);
-      expect(await store.delete('u2', 'u')).toBe(true);
-      expect(await store.use('u2', 'u')).toBeUndefined();
-      await expect.poll(() => closed.includes('u2')).toBe(true);
-    } finally {
-      await close();
-    }
   });
 });

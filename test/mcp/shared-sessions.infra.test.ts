@@ -19,6 +19,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
+import { sessionKeys } from '../../src/shared-state/redis-session-store.js';
 import { spawnCli, waitForLine } from '../helpers/cli.js';
 import { MCP_HEADERS, openSession } from '../helpers/mcp.js';
 import { modernRequest } from '../helpers/mcp-modern.js';
@@ -258,7 +259,7 @@ describe.skipIf(!available)('2025 sessions shared through Redis', () => {
     expect((await post(b.url, sessionId, LIST)).status).toBe(200);
     const redis = new Redis(REDIS_URL);
     cleanups.push(async () => redis.disconnect());
-    const key = `${env.REDIS_KEY_PREFIX}:mcp:s:${sessionId}`;
+    const key = sessionKeys(env.REDIS_KEY_PREFIX!).session(sessionId);
     expect(await redis.pttl(key)).toBeGreaterThan(0);
     await expect.poll(() => redis.exists(key), { timeout: 10_000, interval: 200 }).toBe(0);
     expect((await post(a.url, sessionId, LIST)).status).toBe(404);

@@ -7,7 +7,7 @@
  */
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
-import { fromRateLimiterFlexible, type RateLimiterFactory } from './rate-limiter.js';
+import { fromRateLimiterFlexible, type RateLimiterFactory } from '../limits/rate-limiter.js';
 
 /** Keys are `<namespace>:rate:<limit>:<key>`, so several deployments can share one Redis. */
 export function createRedisRateLimiterFactory(client: Redis, namespace: string): RateLimiterFactory {
