@@ -1,5 +1,5 @@
 // Loaded with --import into a benchmarked server (started with --expose-gc): on SIGUSR2 it prints the
-// heap in use after collecting garbage and the CPU time used so far, so the benchmark can measure what
+// heap in use after collecting garbage, the resident set and the CPU time used so far, so the benchmark can measure what
 // stays behind per call and what a call costs the server; and, since the previous report, the server's
 // GC pauses and how long its event loop was held at a stretch, so a latency tail can be told apart from
 // the server's own stalls.
@@ -31,7 +31,6 @@ process.on('SIGUSR2', () => {
   gc = { count: 0, maxMs: 0 };
   loopDelay.reset();
   const { user, system } = process.cpuUsage();
-  process.stdout.write(
-    `${JSON.stringify({ heapUsed: process.memoryUsage().heapUsed, cpuMicros: user + system, ...report })}\n`,
-  );
+  const { heapUsed, rss } = process.memoryUsage();
+  process.stdout.write(`${JSON.stringify({ heapUsed, rss, cpuMicros: user + system, ...report })}\n`);
 });

@@ -1,13 +1,15 @@
 /**
- * npm run bench: loopback throughput, latency, server CPU and retained memory of /graphql and the MCP
- * gateway beside a bare Express baseline, all in one run. Servers run in their own processes (pinned to
+ * npm run bench: loopback throughput, latency, server CPU and memory of /graphql and the MCP gateway
+ * beside a bare Express baseline, on SQLite and then (when BENCH_DATABASE_URL is set) on PostgreSQL, all
+ * in one run, with a table of both stores side by side at the end. Servers run in their own processes (pinned to
  * core 0 when taskset exists) and the load generator here (core 1). The machine is shared and noisy, so
  * every case runs in several rounds, each round measuring the baseline first: a ratio is taken within
  * its round, and the table gives the median ratio with the spread (lowest to highest) of the rounds.
  *
  * Settings (environment): BENCH_SECONDS (5) per case and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
- * BENCH_LATENCY_SECONDS (5) for the one-connection latency runs, BENCH_DATABASE_URL to run the servers
- * on PostgreSQL (a fresh schema each, dropped afterwards) instead of SQLite, BENCH_CATALOGUE=large to
+ * BENCH_LATENCY_SECONDS (5) for the one-connection latency runs, BENCH_DATABASE_URL to run every case
+ * on PostgreSQL too (a fresh schema per server, dropped afterwards), BENCH_STORES (sqlite,postgres) to
+ * run one store only, BENCH_CATALOGUE=large to
  * serve the big catalogue instead of the seed one (seeded once and kept: bench/large-catalogue.ts).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -27,6 +29,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 5);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
+if (STORES.some((store) => store !== 'sqlite' && store !== 'postgres'))
+  throw new Error('BENCH_STORES: sqlite, postgres or both');
 const CATALOGUE = process.env.BENCH_CATALOGUE ?? 'seed';
 if (CATALOGUE !== 'seed' && CATALOGUE !== 'large') throw new Error('BENCH_CATALOGUE: seed or large');
 const IDLE_SESSIONS = 500;
@@ -35,6 +40,8 @@ const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
 /** What bench/heap-probe.mjs reports: heap after GC and CPU so far; GC and loop stalls since the last report. */
 interface Probe {
   heapUsed: number;
+  /** Resident set, bytes. */
+  rss: number;
   cpuMicros: number;
   gcCount: number;
   gcMaxMs: number;
@@ -101,11 +108,11 @@ const SERVER_ENV = {
 };
 
 /** The store of a server: the given one (the large catalogue), else a fresh one of its own. */
-function freshStore(dataDir: string): Record<string, string> {
-  if (!DATABASE_URL) return { DATA_DIR: dataDir };
+function freshStore(dataDir: string, url: string | undefined): Record<string, string> {
+  if (!url) return { DATA_DIR: dataDir };
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   schemas.push(schema);
-  return { DATABASE_URL, DATABASE_SCHEMA: schema };
+  return { DATABASE_URL: url, DATABASE_SCHEMA: schema };
 }
 
 async function startApp(mode: 'sessions' | 'stateless', store: Record<string, string>): Promise<Proc> {
@@ -116,11 +123,11 @@ async function startApp(mode: 'sessions' | 'stateless', store: Record<string, st
   );
 }
 
-async function dropSchemas(): Promise<void> {
-  if (!DATABASE_URL || schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: DATABASE_URL });
+async function dropSchemas(url: string | undefined): Promise<void> {
+  if (!url || schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
-  for (const schema of schemas) await client.query(`drop schema if exists "${schema}" cascade`);
+  for (const schema of schemas.splice(0)) await client.query(`drop schema if exists "${schema}" cascade`);
   await client.end();
 }
 
@@ -349,14 +356,23 @@ function toolCalls(
 const isToolResult = (body: string) => body.includes('"isError":false');
 const recommend = () => ({ mood: 'HORROR' });
 
-async function main() {
+/** One store's figures for the table of both stores: ratio, p99/p50 and CPU per call of each case. */
+interface StoreSummary {
+  store: string;
+  cells: Map<string, string>;
+  memory: string;
+}
+
+async function benchStore(url: string | undefined): Promise<StoreSummary> {
+  const storeName = url ? 'PostgreSQL' : 'SQLite';
+  console.error(`${storeName}:`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-bench-'));
   const procs: Proc[] = [];
   try {
     // The big catalogue is one store both servers share; otherwise each seeds a fresh one of its own.
     const large =
       CATALOGUE === 'large'
-        ? await prepareLargeCatalogue(path.join(dataDir, 'large'), DATABASE_URL, SERVER_ENV)
+        ? await prepareLargeCatalogue(path.join(dataDir, 'large'), url, SERVER_ENV)
         : undefined;
     const bare = await startProcess(
       ['node', '--expose-gc', '--import', './bench/heap-probe.mjs', 'bench/bare-server.mjs'],
@@ -364,9 +380,15 @@ async function main() {
       (line) => (line.includes('listening') ? (JSON.parse(line).listening as number) : undefined),
     );
     procs.push(bare);
-    const sessions = await startApp('sessions', large?.env ?? freshStore(path.join(dataDir, 'sessions')));
+    const sessions = await startApp(
+      'sessions',
+      large?.env ?? freshStore(path.join(dataDir, 'sessions'), url),
+    );
     procs.push(sessions);
-    const stateless = await startApp('stateless', large?.env ?? freshStore(path.join(dataDir, 'stateless')));
+    const stateless = await startApp(
+      'stateless',
+      large?.env ?? freshStore(path.join(dataDir, 'stateless'), url),
+    );
     procs.push(stateless);
     const bearer = await token(sessions.port);
     const bearerStateless = await token(stateless.port);
@@ -375,6 +397,9 @@ async function main() {
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
     const item = await firstWatchlistItem(sessions.port, bearer);
+    // Resident sets before any load: each server started, signed in, one session open.
+    const idleRss = new Map<Proc, number>();
+    for (const proc of procs) idleRss.set(proc, (await probe(proc)).rss);
 
     const cases: Case[] = [
       {
@@ -474,6 +499,7 @@ async function main() {
     const perIdleSession = ((await probe(sessions)).heapUsed - before.heapUsed) / IDLE_SESSIONS;
 
     const baseline = rounds.get(cases[0]!)!;
+    const cells = new Map<string, string>();
     let failed = false;
     const fixed = (value: number) => (Number.isNaN(value) ? '' : value.toFixed(2));
     const measured: Measured[] = [];
@@ -525,6 +551,10 @@ async function main() {
         'heap B/call': m.baseline ? '' : of((r) => r.heapPerCall).toFixed(1),
         'errors (conn/non-2xx/timeout/not a result)': errors.join('/'),
       });
+      cells.set(
+        c.name,
+        `${ratio.toFixed(2)}; ${(m.p99 / m.p50).toFixed(1)}; ${m.cpuMicrosPerCall.toFixed(0)} µs`,
+      );
       latencyRows.push({
         case: c.name,
         [`${CONNECTIONS} conn p50/p99`]: `${fixed(m.p50)}/${fixed(m.p99)}`,
@@ -543,7 +573,7 @@ async function main() {
     }
     console.log(
       `\nmoviedb-mcp benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per case, ` +
-        `${DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${CATALOGUE === 'large' ? `large catalogue (${large!.where})` : 'seed catalogue'}, ` +
+        `${storeName}, ${CATALOGUE === 'large' ? `large catalogue (${large!.where})` : 'seed catalogue'}, ` +
         `loopback, node ${process.version}`,
     );
     console.table(throughputRows);
@@ -567,6 +597,20 @@ async function main() {
     console.log(
       `idle session cost: ${(perIdleSession / 1024).toFixed(1)} KiB each (${IDLE_SESSIONS} sessions, heap after GC)`,
     );
+    // The highest resident set after a loaded run (the probe's, after GC) of each server.
+    const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+    const rssOf = (proc: Proc, name: string) => {
+      const loaded = Math.max(
+        ...cases.filter((c) => c.proc === proc).flatMap((c) => rounds.get(c)!.map((r) => r.probe.rss)),
+      );
+      return `${name} ${mib(idleRss.get(proc)!)} idle, ${mib(loaded)} loaded`;
+    };
+    const memory = [
+      rssOf(sessions, 'sessions server'),
+      rssOf(stateless, 'stateless server'),
+      rssOf(bare, 'bare baseline'),
+    ].join('; ');
+    console.log(`resident set: ${memory}`);
     for (const [name, body] of mismatched) console.error(`${name}: an answer that was not a result: ${body}`);
     if (failed) {
       console.error(
@@ -574,6 +618,7 @@ async function main() {
       );
       process.exitCode = 1;
     }
+    return { store: storeName, cells, memory };
   } finally {
     for (const proc of procs) proc.child.kill('SIGTERM');
     await Promise.all(
@@ -581,9 +626,21 @@ async function main() {
         proc.child.exitCode === null ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined,
       ),
     );
-    await dropSchemas();
+    await dropSchemas(url);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-await main();
+const summaries: StoreSummary[] = [];
+if (STORES.includes('sqlite')) summaries.push(await benchStore(undefined));
+if (STORES.includes('postgres') && DATABASE_URL) summaries.push(await benchStore(DATABASE_URL));
+if (summaries.length > 1) {
+  console.log('\nboth stores: ratio to bare; p99/p50 at 50 connections; server CPU per call');
+  console.table(
+    [...summaries[0]!.cells.keys()].map((name) => ({
+      case: name,
+      ...Object.fromEntries(summaries.map((summary) => [summary.store, summary.cells.get(name) ?? ''])),
+    })),
+  );
+  for (const summary of summaries) console.log(`resident set, ${summary.store}: ${summary.memory}`);
+}

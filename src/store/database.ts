@@ -19,6 +19,7 @@ import pg from 'pg';
 import type { Database } from './tables.js';
 import { withOwnSchemaIntrospection } from './own-schema-introspection.js';
 import { createMigrationProvider } from './migrations.js';
+import { createStatementNames, nameStatementsOf } from './named-statements.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -169,7 +170,11 @@ async function openPostgres(
   // 'error' event would crash the process: report it once from the client, and let the pool (which
   // re-emits idle clients' errors) discard the client so the next query opens a fresh one. Work in
   // flight on that client fails through its own promise.
-  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+  const names = createStatementNames();
+  pool.on('connect', (client) => {
+    nameStatementsOf(client, names);
+    client.on('error', (error) => options.onConnectionError?.(error));
+  });
   pool.on('error', () => undefined);
   return { driver: new PostgresDialect({ pool }), dialect: 'postgres' };
 }

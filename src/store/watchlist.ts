@@ -1,8 +1,56 @@
 /** Watch-list entries, always scoped to their owner so one user never reaches another's rows. */
 import type { Kysely } from 'kysely';
-import type { Database, WatchlistItem, WatchStatusName } from './tables.js';
+import type {
+  Database,
+  Movie,
+  MoviesTable,
+  TvShow,
+  TvShowsTable,
+  WatchlistItem,
+  WatchlistItemsTable,
+  WatchStatusName,
+} from './tables.js';
 import { prepareQuery } from './prepared-query.js';
-import { subjectColumn, subjectColumns, type Subject } from './subject.js';
+import { subjectColumns, type Subject } from './subject.js';
+
+/** Every column of a table, checked against its row type: a column added there must be added here. */
+const columns =
+  <Table>() =>
+  <const Names extends readonly (keyof Table & string)[]>(
+    names: Names & (Exclude<keyof Table, Names[number]> extends never ? unknown : never),
+  ) =>
+    names;
+const ITEM_COLUMNS = columns<WatchlistItemsTable>()(['id', 'user_id', 'movie_id', 'tv_show_id', 'status']);
+const MOVIE_COLUMNS = columns<MoviesTable>()([
+  'id',
+  'title',
+  'release_year',
+  'genre',
+  'rating',
+  'runtime',
+  'tmdb_id',
+]);
+const SHOW_COLUMNS = columns<TvShowsTable>()([
+  'id',
+  'title',
+  'genre',
+  'rating',
+  'start_year',
+  'end_year',
+  'seasons',
+]);
+
+/** A user's watch list with what each entry lists: the titles are primed into the request's loaders. */
+export interface ListedWatchlist {
+  items: WatchlistItem[];
+  movies: Movie[];
+  tvShows: TvShow[];
+}
+
+/** Picks the columns a prefix names out of a joined row, unprefixed. */
+function part<Row>(row: Record<string, unknown>, prefix: string, names: readonly string[]): Row {
+  return Object.fromEntries(names.map((name) => [name, row[`${prefix}${name}`]])) as Row;
+}
 
 export function createWatchlist(db: Kysely<Database>) {
   // The hot statements, compiled once (prepared-query.ts).
@@ -17,21 +65,44 @@ export function createWatchlist(db: Kysely<Database>) {
       .where('user_id', '=', userId)
       .returningAll(),
   );
+  // One round trip for the whole read: the account (no row: it no longer exists), its entries and each
+  // entry's movie or show. The entries are put in order here: PostgreSQL sorts a join's rows by an
+  // inner table's column after the fact (its plan cannot know the account is one row), and a list is
+  // a few hundred entries at most.
+  const listed = prepareQuery(db, (q, userId: number) =>
+    q
+      .selectFrom('users')
+      .leftJoin('watchlist_items', 'watchlist_items.user_id', 'users.id')
+      .leftJoin('movies', 'movies.id', 'watchlist_items.movie_id')
+      .leftJoin('tv_shows', 'tv_shows.id', 'watchlist_items.tv_show_id')
+      .select(ITEM_COLUMNS.map((name) => `watchlist_items.${name} as i_${name}` as const))
+      .select(MOVIE_COLUMNS.map((name) => `movies.${name} as m_${name}` as const))
+      .select(SHOW_COLUMNS.map((name) => `tv_shows.${name} as s_${name}` as const))
+      .where('users.id', '=', userId),
+  );
   return {
     ofUser: (userId: number) => ofUser.execute([userId]),
+    /** The list with its titles, or undefined when no account has this id. */
+    async listed(userId: number): Promise<ListedWatchlist | undefined> {
+      const rows = (await listed.execute([userId])) as Record<string, unknown>[];
+      if (rows.length === 0) return undefined;
+      const result: ListedWatchlist = { items: [], movies: [], tvShows: [] };
+      for (const row of rows) {
+        // The account's one row when its list is empty.
+        if (row.i_id === null) continue;
+        result.items.push(part<WatchlistItem>(row, 'i_', ITEM_COLUMNS));
+        if (row.m_id !== null) result.movies.push(part<Movie>(row, 'm_', MOVIE_COLUMNS));
+        if (row.s_id !== null) result.tvShows.push(part<TvShow>(row, 's_', SHOW_COLUMNS));
+      }
+      result.items.sort((a, b) => a.id - b.id);
+      return result;
+    },
     findOwned: (userId: number, itemId: number) =>
       db
         .selectFrom('watchlist_items')
         .selectAll()
         .where('id', '=', itemId)
         .where('user_id', '=', userId)
-        .executeTakeFirst(),
-    findByUserAndSubject: (userId: number, subject: Subject, trx: Kysely<Database> = db) =>
-      trx
-        .selectFrom('watchlist_items')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where(subjectColumn(subject), '=', subject.id)
         .executeTakeFirst(),
     add: (
       userId: number,

@@ -65,15 +65,53 @@ export async function writeTransaction<T>(
     try {
       await sql`commit`.execute(connection);
     } catch (error) {
-      // The connection failed with the commit sent: it may have landed, so this must not look retryable.
-      if (!isTransientStoreError(error)) throw error;
-      throw new AppError(
-        'UNAVAILABLE',
-        'The database connection failed while this change was being committed; it may have been applied: check the current state before calling again',
-        { retryable: false, writeOutcome: 'unknown' },
-      );
+      throw commitFailure(error);
     }
     advance('committed');
     return result;
   });
+}
+
+/**
+ * A write that is one statement, which commits on its own: on PostgreSQL it is sent alone, one round trip
+ * where begin, the statement and commit are three. The signal is checked before it is sent; once sent it
+ * is its own commit, so a deadline from then on says the change may have been applied (the transaction's
+ * answer once its commit was sent). A request's write under an idempotency key reservation, and every
+ * write on SQLite (in process, no round trips to save), still take writeTransaction.
+ */
+export async function writeStatement<T>(
+  handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
+  guard: WriteGuard,
+  statement: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (handle.dialect === 'sqlite' || guard.reservation?.phase === 'none')
+    return writeTransaction(handle, guard, statement);
+  guard.signal?.throwIfAborted();
+  const { execution } = guard;
+  return handle.db.connection().execute(async (connection) => {
+    // Checked again: the caller may have given up while waiting for a pooled connection.
+    guard.signal?.throwIfAborted();
+    const before = execution?.commit;
+    if (execution) execution.commit = 'committing';
+    let result: T;
+    try {
+      result = await statement(connection);
+    } catch (error) {
+      // Refused by the database (a constraint, a timeout that cancelled it): nothing was written.
+      if (!isTransientStoreError(error) && execution && before) execution.commit = before;
+      throw commitFailure(error);
+    }
+    if (execution) execution.commit = 'committed';
+    return result;
+  });
+}
+
+/** The connection failed with the commit sent: it may have landed, so this must not look retryable. */
+function commitFailure(error: unknown): unknown {
+  if (!isTransientStoreError(error)) return error;
+  return new AppError(
+    'UNAVAILABLE',
+    'The database connection failed while this change was being committed; it may have been applied: check the current state before calling again',
+    { retryable: false, writeOutcome: 'unknown' },
+  );
 }

@@ -1,8 +1,10 @@
 /**
- * Every write goes through one transaction that checks the caller's signal before it commits: a write
- * whose caller gave up (deadline, MCP cancellation, a /graphql client that disconnected) leaves the
- * database unchanged, and a deadline that fires after the commit went out says so and is not retryable.
- * PostgreSQL behind the loopback proxy, frozen right after a chosen statement of the transaction.
+ * Every write goes through the one write helper, which checks the caller's signal before it commits: a
+ * write whose caller gave up (deadline, MCP cancellation, a /graphql client that disconnected) before
+ * its commit leaves the database unchanged, and a deadline that fires after the commit went out says so
+ * and is not retryable. A write that is one statement is sent alone on PostgreSQL, and so is its own
+ * commit: a deadline while it is in flight says the change may have been applied.
+ * PostgreSQL behind the loopback proxy, frozen right after a chosen statement.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,23 +94,61 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
     await expect.poll(() => env.rollbacks(), { timeout: 10_000 }).toBeGreaterThan(rollbacksBefore);
   }
 
+  // The writes that take a transaction (a check, then the write).
   const cases: WriteCase[] = [
-    { tool: 'addToWatchlist', args: async () => ({ subject: { movieId: '30' } }) },
+    {
+      tool: 'createReview',
+      args: async () => ({ input: { subject: { movieId: '33' }, score: 7, comment: 'Solid' } }),
+    },
+  ];
+
+  interface SingleStatementCase extends WriteCase {
+    /** The statement the write is sent after: the proxy freezes once it completes. */
+    before: RegExp;
+  }
+  const actingAccount = /^select \* from "users" where "id" in/i;
+  const singleStatementCases: SingleStatementCase[] = [
+    {
+      tool: 'addToWatchlist',
+      args: async () => ({ subject: { movieId: '30' } }),
+      // The movie it names is looked up after the account.
+      before: /^select \* from "movies" where "id" in/i,
+    },
     {
       tool: 'setWatchStatus',
       args: async (user) => ({ itemId: await addItem(user, '31'), status: 'WATCHED' }),
+      before: actingAccount,
     },
     {
       tool: 'removeFromWatchlist',
       // Destructive: confirmed first (the asking call only reads), so the call under test writes.
       args: async (user) =>
         withConfirmation(user.client, 'removeFromWatchlist', { itemId: await addItem(user, '32') }),
-    },
-    {
-      tool: 'createReview',
-      args: async () => ({ input: { subject: { movieId: '33' }, score: 7, comment: 'Solid' } }),
+      before: actingAccount,
     },
   ];
+
+  it.each(singleStatementCases)(
+    '$tool, one statement, past its deadline while that statement is in flight says it may have been applied',
+    async ({ tool, args, before }) => {
+      const user = await signIn();
+      const toolArgs = await args(user);
+      const rows = await rowsOf(user.username);
+      env.stallAfter(before);
+      const result = await callTool(user.client, tool, toolArgs);
+      expect(env.stalled()).toBe(true);
+      expect(result.structuredContent.errors[0]).toMatchObject({
+        classification: 'TIMEOUT',
+        retryable: false,
+        extensions: { writeOutcome: 'unknown' },
+      });
+      env.proxy.resume();
+      // And so it was: the statement lands once the database answers.
+      await expect
+        .poll(async () => JSON.stringify(await rowsOf(user.username)), { timeout: 10_000 })
+        .not.toBe(JSON.stringify(rows));
+    },
+  );
 
   it.each(cases)(
     '$tool past its deadline before the commit answers TIMEOUT, retryable, and writes nothing',
@@ -157,7 +197,6 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
 
   it('a /graphql write whose client disconnects before the commit writes nothing', async () => {
     const user = await signIn();
-    const itemId = await addItem(user, '34');
     const before = await rowsOf(user.username);
     const rollbacks = env.rollbacks();
     env.stallAfter(/^begin/i);
@@ -165,7 +204,9 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
     const pending = fetch(`${env.server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
-      body: JSON.stringify({ query: `mutation { removeFromWatchlist(itemId: "${itemId}") }` }),
+      body: JSON.stringify({
+        query: 'mutation { createReview(input: { subject: { movieId: "34" }, score: 5 }) { id } }',
+      }),
       signal: controller.signal,
     });
     await expect.poll(() => env.stalled(), { timeout: 5000 }).toBe(true);
@@ -177,11 +218,10 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
 
   it('a deadline that fires after the commit went out says the change may have been applied and is not retryable', async () => {
     const user = await signIn();
-    const itemId = await addItem(user, '35');
-    const args = await withConfirmation(user.client, 'removeFromWatchlist', { itemId });
-    // Frozen after the DELETE ran: what hangs is the COMMIT.
-    env.stallAfter(/^delete from "watchlist_items"/i);
-    const result = await callTool(user.client, 'removeFromWatchlist', args);
+    const args = { input: { subject: { movieId: '35' }, score: 8 } };
+    // Frozen after the INSERT ran: what hangs is the COMMIT.
+    env.stallAfter(/^insert into "reviews"/i);
+    const result = await callTool(user.client, 'createReview', args);
     expect(env.stalled()).toBe(true);
     expect(result.structuredContent.errors[0]).toMatchObject({
       classification: 'TIMEOUT',
@@ -193,17 +233,15 @@ describe.skipIf(!databaseUrl)('writes whose caller gave up before the commit', (
     );
     env.proxy.resume();
     // And so it was: the commit lands once the database answers.
-    await expect
-      .poll(async () => (await rowsOf(user.username)).watchlist.length, { timeout: 10_000 })
-      .toBe(0);
+    await expect.poll(async () => (await rowsOf(user.username)).reviews.length, { timeout: 10_000 }).toBe(1);
   });
 
   it('a connection lost while the commit is under way is UNAVAILABLE but not retryable: the change may have landed', async () => {
     const user = await signIn();
-    const itemId = await addItem(user, '37');
-    const args = await withConfirmation(user.client, 'removeFromWatchlist', { itemId });
-    env.stallAfter(/^delete from "watchlist_items"/i);
-    const pending = callTool(user.client, 'removeFromWatchlist', args);
+    env.stallAfter(/^insert into "reviews"/i);
+    const pending = callTool(user.client, 'createReview', {
+      input: { subject: { movieId: '37' }, score: 3 },
+    });
     await expect.poll(() => env.stalled(), { timeout: 5000 }).toBe(true);
     // The COMMIT is on its way; the connection is cut under it.
     env.proxy.down();

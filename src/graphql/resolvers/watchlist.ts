@@ -1,7 +1,7 @@
 /** The signed-in user's watch list and mood recommendations. */
 import { MAX_RECOMMENDATIONS, MOOD_RULES, type MoodName } from '../../domain/moods.js';
-import { badRequest, notFound } from '../../errors.js';
-import { writeTransaction } from '../../store/write-transaction.js';
+import { badRequest, notFound, unauthorized } from '../../errors.js';
+import { writeStatement } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { WatchlistItem, WatchStatusName } from '../../store/tables.js';
 import { actingUser, viewerAccount, type GraphQLContext } from '../context.js';
@@ -11,8 +11,17 @@ import { resolveSubject, type SubjectInput } from './subjects.js';
 export const watchlistResolvers = {
   Query: {
     async watchlist(_: unknown, _args: unknown, ctx: GraphQLContext) {
-      const user = await actingUser(ctx, 'watchlist');
-      return ctx.store.watchlist.ofUser(user.id);
+      const userId = ctx.viewer?.userId ?? null;
+      if (userId === null) {
+        const user = await actingUser(ctx, 'watchlist');
+        return ctx.store.watchlist.ofUser(user.id);
+      }
+      // One statement: the account, its entries and their titles (what the entries' content resolves to).
+      const listed = await ctx.store.watchlist.listed(userId);
+      if (!listed) throw unauthorized('watchlist');
+      for (const movie of listed.movies) ctx.loaders.movie.prime(movie.id, movie);
+      for (const show of listed.tvShows) ctx.loaders.tvShow.prime(show.id, show);
+      return listed.items;
     },
     async watchlistItem(_: unknown, args: { id: string }, ctx: GraphQLContext) {
       const user = await actingUser(ctx, 'watchlistItem');
@@ -47,12 +56,11 @@ export const watchlistResolvers = {
       const { subject, field, noun } = await resolveSubject(args.subject, ctx, 'subject');
       const duplicate = badRequest(`This ${noun} is already in your watch list`, field);
       try {
-        return await writeTransaction(ctx.store.handle, ctx, async (trx) => {
-          if (await ctx.store.watchlist.findByUserAndSubject(user.id, subject, trx)) throw duplicate;
-          return ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx);
-        });
+        return await writeStatement(ctx.store.handle, ctx, (trx) =>
+          ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx),
+        );
       } catch (error) {
-        // A concurrent add of the same title loses on the unique index: same answer, never a 500.
+        // A title already on the list (or added by a concurrent call) trips the unique index.
         if (isUniqueViolation(error)) throw duplicate;
         throw error;
       }
@@ -60,7 +68,7 @@ export const watchlistResolvers = {
     async setWatchStatus(_: unknown, args: { itemId: string; status: WatchStatusName }, ctx: GraphQLContext) {
       const user = await actingUser(ctx, 'setWatchStatus');
       const itemId = parseId(args.itemId, 'itemId');
-      const item = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+      const item = await writeStatement(ctx.store.handle, ctx, (trx) =>
         ctx.store.watchlist.setStatus(user.id, itemId, args.status, trx),
       );
       // Another user's entry is reported exactly like a missing one, so ids reveal nothing.
@@ -70,7 +78,7 @@ export const watchlistResolvers = {
     async removeFromWatchlist(_: unknown, args: { itemId: string }, ctx: GraphQLContext) {
       const user = await actingUser(ctx, 'removeFromWatchlist');
       const itemId = parseId(args.itemId, 'itemId');
-      const removed = await writeTransaction(ctx.store.handle, ctx, (trx) =>
+      const removed = await writeStatement(ctx.store.handle, ctx, (trx) =>
         ctx.store.watchlist.remove(user.id, itemId, trx),
       );
       if (!removed) throw notFound('WatchlistItem', args.itemId);
