@@ -52,6 +52,11 @@ export interface ServerOptions {
   logger?: Logger;
   /** Observes every SQL statement (tests count queries with it). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /**
+   * How long a remembered account is trusted without a change notice (5 s): tests lengthen it to show
+   * that the notice, not the expiry, refused a deleted account.
+   */
+  accountMaxAgeMs?: number;
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
@@ -110,7 +115,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const tokens = createTokenService({ ...config.jwt, secret: jwtSecret });
   // Signed with a key derived from the JWT secret, so every replica verifies what any replica issued.
   const confirmations = createConfirmationSigner(jwtSecret);
-  // Signatures are remembered for a minute; whether the account still exists is asked on every request.
+  // Signatures are remembered for a minute; accounts until the store reports a change (at most 5 s).
+  const accountChanges = handle.watchAccountChanges();
   const verifier = withAccountCheck(
     withVerificationCache(
       createBearerVerifier(
@@ -125,6 +131,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       findAccount: (id) => store.accounts.roleById(id),
       timeoutMs: 1000,
       onUnavailable: (error) => logger.warn({ err: error }, 'account check skipped: store unavailable'),
+      changes: accountChanges,
+      maxAgeMs: options.accountMaxAgeMs,
     },
   );
   // Connecting happens in the background: a Redis that is down delays nothing (limits count in process).
@@ -222,6 +230,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await state.close();
     await sharedInvalidation?.close();
     await redis?.close();
+    await accountChanges.close();
     await handle.close();
     await tracing?.shutdown();
     throw error;
@@ -247,6 +256,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     store.policy.dispose();
     await sharedInvalidation?.close();
     await redis?.close();
+    await accountChanges.close();
     await handle.close();
     // Last, so the spans of the requests that drained are sent.
     await tracing?.shutdown();
