@@ -26,7 +26,6 @@ import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
 import { createAbuseLimits } from './limits/abuse-limits.js';
-import { createRedisConnection } from './shared-state/redis-connection.js';
 import { createRedisRateLimiterFactory } from './shared-state/redis-rate-limiter-factory.js';
 import { createSharedState } from './shared-state/shared-state.js';
 import { shareInvalidations } from './shared-state/share-invalidations.js';
@@ -52,6 +51,11 @@ export interface ServerOptions {
   logger?: Logger;
   /** Observes every SQL statement (tests count queries with it). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /**
+   * How long a remembered account is trusted without a change notice (5 s): tests lengthen it to show
+   * that the notice, not the expiry, refused a deleted account.
+   */
+  accountMaxAgeMs?: number;
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
@@ -110,7 +114,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const tokens = createTokenService({ ...config.jwt, secret: jwtSecret });
   // Signed with a key derived from the JWT secret, so every replica verifies what any replica issued.
   const confirmations = createConfirmationSigner(jwtSecret);
-  // Signatures are remembered for a minute; whether the account still exists is asked on every request.
+  // Signatures are remembered for a minute; accounts until the store reports a change (at most 5 s).
+  const accountChanges = handle.watchAccountChanges();
   const verifier = withAccountCheck(
     withVerificationCache(
       createBearerVerifier(
@@ -125,11 +130,18 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       findAccount: (id) => store.accounts.roleById(id),
       timeoutMs: 1000,
       onUnavailable: (error) => logger.warn({ err: error }, 'account check skipped: store unavailable'),
+      changes: accountChanges,
+      maxAgeMs: options.accountMaxAgeMs,
     },
   );
   // Connecting happens in the background: a Redis that is down delays nothing (limits count in process).
+  // ioredis is loaded only when configured: it is 7 MB of the resident set of a server that has no Redis.
   const redis = config.redis.url
-    ? createRedisConnection({ url: config.redis.url, namespace: config.redis.keyPrefix, logger })
+    ? (await import('./shared-state/redis-connection.js')).createRedisConnection({
+        url: config.redis.url,
+        namespace: config.redis.keyPrefix,
+        logger,
+      })
     : undefined;
   if (redis && cache)
     shareInvalidations(cache, redis.bus, { onRemote: () => metrics.observeCacheInvalidation('remote') });
@@ -217,6 +229,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     catalogue.close();
     await state.close();
     await redis?.close();
+    await accountChanges.close();
     await handle.close();
     await tracing?.shutdown();
     throw error;
@@ -241,6 +254,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await closed;
     store.policy.dispose();
     await redis?.close();
+    await accountChanges.close();
     await handle.close();
     // Last, so the spans of the requests that drained are sent.
     await tracing?.shutdown();

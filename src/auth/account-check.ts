@@ -1,15 +1,22 @@
 /**
  * Refuses a token of ours whose account no longer exists (a 401 on /graphql and /mcp alike, since both
- * read bearers through readBearer), and takes the role from the account as it is now, so a demoted
- * administrator loses the role at once rather than when the token expires. It sits outside the
- * verification cache: the signature check is remembered, the account is looked up on every request (by
- * primary key), so a deleted user is refused from the next request on, on every replica.
+ * read bearers through readBearer), and takes the role from the account as it is now, so a deleted,
+ * demoted or re-created account (a new id: ids are never reused) is refused from the next request on,
+ * on every replica, rather than when the token expires.
+ *
+ * Accounts are remembered per process, so a signed-in request does not wait for the store. What keeps
+ * that promise is the store's account-change feed (src/store/account-changes.ts): a deletion or a role
+ * change, however it is made, forgets that account on every replica as soon as the notice arrives (at
+ * commit on PostgreSQL, milliseconds; at once on SQLite). While the feed is not live (its connection is
+ * down) nothing is remembered and every request asks the store. A remembered account is trusted for at
+ * most `maxAgeMs` (5 s), which bounds what a notice lost on a connection that looks alive can cost.
  *
  * When the store cannot answer in time the token is let through with its own claims: the request can
  * then reach nothing but public data, and every resolver that acts for the viewer loads the account by id
  * and refuses with UNAUTHORIZED when it is gone, so availability of the bearer check follows the store's.
  */
 import { TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
+import type { AccountChanges } from '../store/account-changes.js';
 import type { RoleName } from './identity.js';
 import type { BearerVerifier } from './bearer.js';
 import { InvalidTokenError } from './tokens.js';
@@ -21,17 +28,45 @@ export interface AccountCheckOptions {
   timeoutMs: number;
   /** Told when the lookup failed or timed out (the request goes on); at most once per 10 s. */
   onUnavailable?: (error: unknown) => void;
+  /** Deletions and role changes as the store reports them; without it every request asks the store. */
+  changes?: Pick<AccountChanges, 'live' | 'onChange'>;
+  /** The longest a remembered account is trusted without asking again (the bound on a lost notice). */
+  maxAgeMs?: number;
+  /** Accounts remembered at most; the oldest is forgotten first. */
+  maxEntries?: number;
+  now?: () => number;
 }
 
 /** During an outage every request would report the same thing: say it once per interval. */
 const REPORT_INTERVAL_MS = 10_000;
+export const ACCOUNT_MAX_AGE_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+
+/** What the store said about an account id: its role, or null when there is no such account. */
+interface Remembered {
+  role: RoleName | null;
+  checkedAt: number;
+}
 
 export function withAccountCheck(verifier: BearerVerifier, options: AccountCheckOptions): BearerVerifier {
+  const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? ACCOUNT_MAX_AGE_MS;
+  const maxEntries = options.maxEntries ?? MAX_ENTRIES;
+  const remembered = new Map<number, Remembered>();
+  // Bumped by every change notice: a lookup that began before one may have read the old row, so its
+  // answer is used for its own request but not remembered.
+  let generation = 0;
+  options.changes?.onChange((userId) => {
+    generation++;
+    if (userId === null) remembered.clear();
+    else remembered.delete(userId);
+  });
+
   let lastReport = -Infinity;
   const unavailable = (error: unknown) => {
-    const now = Date.now();
-    if (now - lastReport < REPORT_INTERVAL_MS) return;
-    lastReport = now;
+    const at = Date.now();
+    if (at - lastReport < REPORT_INTERVAL_MS) return;
+    lastReport = at;
     options.onUnavailable?.(error);
   };
   // abortOnReturn off: nothing is left to abandon once the lookup answered, and aborting would build an
@@ -40,20 +75,40 @@ export function withAccountCheck(verifier: BearerVerifier, options: AccountCheck
     strategy: TimeoutStrategy.Aggressive,
     abortOnReturn: false,
   });
+
+  /** The account's role (null: no such account), from memory when that is still true, else the store. */
+  async function roleOf(userId: number): Promise<RoleName | null | undefined> {
+    const live = options.changes?.live() === true;
+    const hit = live ? remembered.get(userId) : undefined;
+    if (hit && now() - hit.checkedAt < maxAgeMs) return hit.role;
+    const before = generation;
+    const checkedAt = now();
+    let account: { role: RoleName } | undefined;
+    try {
+      account = await lookupDeadline.execute(() => options.findAccount(userId));
+    } catch (error) {
+      unavailable(error instanceof TaskCancelledError ? new Error('account lookup timed out') : error);
+      return undefined;
+    }
+    const role = account?.role ?? null;
+    if (live && generation === before) {
+      remembered.delete(userId);
+      remembered.set(userId, { role, checkedAt });
+      // Insertion order is age order: drop the oldest when full.
+      if (remembered.size > maxEntries) remembered.delete(remembered.keys().next().value as number);
+    }
+    return role;
+  }
+
   return {
     async verify(token) {
       const identity = await verifier.verify(token);
       if (identity.userId === null) return identity;
-      const { userId } = identity;
-      let account: { role: RoleName } | undefined;
-      try {
-        account = await lookupDeadline.execute(() => options.findAccount(userId));
-      } catch (error) {
-        unavailable(error instanceof TaskCancelledError ? new Error('account lookup timed out') : error);
-        return identity;
-      }
-      if (!account) throw new InvalidTokenError('The account this token was issued for no longer exists');
-      return account.role === identity.role ? identity : { ...identity, role: account.role };
+      const role = await roleOf(identity.userId);
+      if (role === undefined) return identity;
+      if (role === null)
+        throw new InvalidTokenError('The account this token was issued for no longer exists');
+      return role === identity.role ? identity : { ...identity, role };
     },
   };
 }

@@ -35,7 +35,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * A hash of a random password, checked when the username is unknown so that "no such user" and
- * "wrong password" take the same time and cannot be told apart.
+ * A hash of a random password (made once, the password thrown away), checked when the username is unknown
+ * so that "no such user" and "wrong password" take the same time and cannot be told apart. A constant,
+ * not computed at start: hashing costs a 16 MiB scrypt buffer, which the allocator then kept resident.
+ * Nothing it matches can sign in: it is only ever checked for a user that does not exist.
  */
-export const decoyHash: Promise<string> = hashPassword(randomBytes(16).toString('hex'));
+export const DECOY_HASH =
+  'scrypt$16384$8$1$momYoHZzTxjWdNlt2O89yQ==$+R5zyMHvqtZ1O7sgz2VyEdBpYpz6XNu2Sl8pK0vPIhg=';

@@ -1,8 +1,8 @@
 /**
  * Hands what the request context knows to MCP tool calls the way the SDK hands identity: as `req.auth`,
  * which the transport passes to handlers as `extra.authInfo`. It carries the client address (rate limits
- * count anonymous calls by it) and the request's logger (already bound to its requestId, so audit lines
- * join the access line). Anonymous requests get an AuthInfo too, carrying no identity and no scopes.
+ * count anonymous calls by it), the request's logger (already bound to its requestId) and its access
+ * line's `annotate`, on which a tool call records its outcome. Anonymous requests get an AuthInfo too, carrying no identity and no scopes.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
@@ -10,8 +10,8 @@ import type { RequestLocals } from './locals.js';
 
 /** The one implementation: the /mcp handler calls it for every request that passed its guards. */
 export function carryLocals(req: IncomingMessage & { auth?: AuthInfo }, locals: RequestLocals): void {
-  const { clientAddress, logger } = locals;
+  const { clientAddress, logger, annotate } = locals;
   req.auth = req.auth
-    ? { ...req.auth, extra: { ...req.auth.extra, clientAddress, logger } }
-    : { token: '', clientId: '', scopes: [], extra: { identity: null, clientAddress, logger } };
+    ? { ...req.auth, extra: { ...req.auth.extra, clientAddress, logger, annotate } }
+    : { token: '', clientId: '', scopes: [], extra: { identity: null, clientAddress, logger, annotate } };
 }

@@ -10,6 +10,11 @@ export interface RequestLocals {
   viewer: Identity | null;
   /** The client's address: the socket's, or as trusted proxies report it (TRUST_PROXY). */
   clientAddress: string;
+  /**
+   * Adds fields to this request's access line (a tool call's outcome, so that one line says what the
+   * call did); false when that line is written already or is not coming (the response ended or was cut).
+   */
+  annotate(fields: Record<string, unknown>): boolean;
 }
 
 /** A response carrying `locals`: Express's, or one a handler of its own began (beginRequest). */

@@ -1,8 +1,10 @@
 /**
  * Gives each request an id (kept from a well-formed X-Request-Id, else new), a child logger and an access
  * log line. Successful probes (health, readiness, metrics scrapes) log at debug: they arrive every few
- * seconds and say nothing an operator reads; a failing one stays at info. `beginRequest` is the one
- * implementation: the Express middleware and the /graphql and /mcp handlers call it.
+ * seconds and say nothing an operator reads; a failing one stays at info. A tool call's outcome rides on
+ * its request's access line (`annotate`), so a call writes one line, also when its client went away before
+ * the answer was sent. `beginRequest` is the one implementation: the Express middleware and the /graphql
+ * and /mcp handlers call it.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -24,16 +26,24 @@ export function beginRequest(
   const incoming = req.headers['x-request-id'];
   const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   const started = process.hrtime.bigint();
+  let annotations: Record<string, unknown> | undefined;
+  let logged = false;
   const locals: RequestLocals = {
     requestId,
     logger: logger.child({ requestId }),
     viewer: null,
     clientAddress,
+    annotate(fields) {
+      if (logged || res.destroyed) return false;
+      annotations = annotations ? Object.assign(annotations, fields) : fields;
+      return true;
+    },
   };
   if (res.locals) Object.assign(res.locals, locals);
   else res.locals = locals as unknown as Record<string, unknown>;
   res.setHeader('x-request-id', requestId);
-  res.on('finish', () => {
+  const writeAccessLine = (aborted: boolean) => {
+    logged = true;
     const quiet = PROBE_PATHS.has(path) && res.statusCode < 400;
     locals.logger[quiet ? 'debug' : 'info'](
       {
@@ -42,9 +52,16 @@ export function beginRequest(
         path,
         status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
+        ...(aborted ? { aborted } : {}),
+        ...annotations,
       },
       'request',
     );
+  };
+  res.on('finish', () => writeAccessLine(false));
+  // Cut before it finished: a request that carried a tool call still says what the call did.
+  res.on('close', () => {
+    if (!logged && annotations) writeAccessLine(true);
   });
   return locals;
 }

@@ -36,7 +36,14 @@ export interface ToolCall {
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
   requestId: string;
+  /** The 2025 session the call came on, if any (the call's log line names it). */
+  sessionId?: string;
   logger: Logger;
+  /**
+   * Puts the call's outcome on its HTTP request's access line; false when that line cannot carry it
+   * (written already, or the response was cut), and the call then writes a line of its own.
+   */
+  annotateAccessLine?: (fields: Record<string, unknown>) => boolean;
   /** Present when the caller sent a progressToken. */
   sendProgress?: (progress: number, total: number | undefined, message: string) => Promise<void>;
   /** The request's `_meta` value of IDEMPOTENCY_KEY_META, if any (checked here: it is client input). */
@@ -213,7 +220,7 @@ export function createToolRunner(options: ToolRunnerOptions) {
       } else {
         const reference = randomUUID();
         call.logger.error(
-          { err: error, reference, tool: operation.toolName },
+          { err: error, reference, tool: operation.toolName, mcpRequestId: call.requestId },
           'tool call failed unexpectedly',
         );
         result = toolFailure('INTERNAL_ERROR', `An unexpected error occurred. Reference: ${reference}`, {
@@ -224,18 +231,20 @@ export function createToolRunner(options: ToolRunnerOptions) {
     }
     const latencyMs = performance.now() - started;
     options.onToolCall?.(operation.toolName, outcome, latencyMs / 1000);
-    call.logger.info(
-      {
-        audit: 'tool_call',
-        subject: viewer?.subject ?? null,
-        tool: operation.toolName,
-        argsHash: hashArguments(call.args),
-        outcome,
-        attempts,
-        latencyMs: Math.round(latencyMs * 100) / 100,
-      },
-      'tool call',
-    );
+    const record = {
+      audit: 'tool_call',
+      subject: viewer?.subject ?? null,
+      tool: operation.toolName,
+      argsHash: hashArguments(call.args),
+      outcome,
+      attempts,
+      latencyMs: Math.round(latencyMs * 100) / 100,
+      mcpRequestId: call.requestId,
+      ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
+    };
+    // One line per call: its request's access line, unless no response will carry the answer (a
+    // cancelled call gets none) or the line is gone; then the record is a line of its own.
+    if (outcome === 'CANCELLED' || !call.annotateAccessLine?.(record)) call.logger.info(record, 'tool call');
     return { result, outcome };
   };
 

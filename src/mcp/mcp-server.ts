@@ -149,6 +149,13 @@ function requestLoggerOf(authInfo: AuthInfo | undefined): Logger | undefined {
   return authInfo?.extra?.logger as Logger | undefined;
 }
 
+/** Adds fields to the HTTP request's access line (src/http/request-context.ts), when there is one. */
+function accessLineOf(
+  authInfo: AuthInfo | undefined,
+): ((fields: Record<string, unknown>) => boolean) | undefined {
+  return authInfo?.extra?.annotate as ((fields: Record<string, unknown>) => boolean) | undefined;
+}
+
 /**
  * How a call's client can be asked to confirm: the input-required flow when it is a 2026-07-28 request
  * whose envelope declares form elicitation; elicitation/create when it is a call of a 2025 session whose
@@ -226,11 +233,10 @@ export async function callCuratedTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const { params, authInfo } = call;
   const requestId = String(call.id);
-  // The HTTP request's logger carries its requestId, so audit lines join the access line.
-  const logger = (requestLoggerOf(authInfo) ?? deps.logger).child({
-    mcpRequestId: requestId,
-    sessionId: call.sessionId ?? sessionIdOf(authInfo),
-  });
+  const sessionId = call.sessionId ?? sessionIdOf(authInfo);
+  // The HTTP request's logger carries its requestId, which joins every line of the call to its access
+  // line; the tool runner's own lines add the JSON-RPC id and session (no child logger per call).
+  const logger = requestLoggerOf(authInfo) ?? deps.logger;
   // Before the name is looked up: a call of an unknown tool, or with bad arguments, costs its points too.
   const refused = await requestRefusal(
     deps.limits,
@@ -256,7 +262,9 @@ export async function callCuratedTool(
     clientAddress: clientAddressOf(authInfo),
     signal: call.signal,
     requestId,
+    sessionId,
     logger,
+    annotateAccessLine: accessLineOf(authInfo),
     metaIdempotencyKey: params._meta?.[IDEMPOTENCY_KEY_META],
     confirmation: call.confirmation,
     sendProgress:

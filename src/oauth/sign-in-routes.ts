@@ -7,7 +7,7 @@
  * pending request is sealed (form-seal.ts) so no field of it can be altered on the way.
  */
 import type { RequestHandler, Request, Response } from 'express';
-import { decoyHash, verifyPassword } from '../auth/password.js';
+import { DECOY_HASH, verifyPassword } from '../auth/password.js';
 import { AppError } from '../errors.js';
 import type { AbuseLimits } from '../limits/abuse-limits.js';
 import type { Store } from '../store/index.js';
@@ -72,7 +72,7 @@ export function handleSignIn(routes: SignInRoutes): RequestHandler {
       let valid: boolean;
       try {
         user = username ? await routes.store.accounts.findByUsername(username) : undefined;
-        valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
+        valid = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
       } catch (error) {
         await attempt.abandoned();
         throw error;

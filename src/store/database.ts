@@ -20,6 +20,11 @@ import type { Database } from './tables.js';
 import { withOwnSchemaIntrospection } from './own-schema-introspection.js';
 import { createMigrationProvider } from './migrations.js';
 import { createStatementNames, nameStatementsOf } from './named-statements.js';
+import {
+  watchPostgresAccountChanges,
+  watchSqliteAccountChanges,
+  type AccountChanges,
+} from './account-changes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -44,6 +49,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
+  /** Starts watching accounts for deletions and role changes (on PostgreSQL, a connection of its own). */
+  watchAccountChanges(): AccountChanges;
   close(): Promise<void>;
 }
 
@@ -57,7 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const migration = await openDatabase({ ...options, statementTimeoutMs: undefined, poolSize: 1 });
     await migration.close();
   }
-  const { dialect, driver } = options.url
+  const { dialect, driver, watchAccountChanges } = options.url
     ? await openPostgres(options.url, options)
     : openSqlite(options.dataDir);
   const { onQuery, onQueryEvent } = options;
@@ -86,6 +93,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    watchAccountChanges,
     close: () => db.destroy(),
   };
 }
@@ -93,7 +101,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 /** Page cache of the one SQLite connection, in KiB. */
 const SQLITE_CACHE_KIB = 64 * 1024;
 
-function openSqlite(dataDir: string): { driver: KyselyDialect; dialect: Dialect } {
+interface OpenedDriver {
+  driver: KyselyDialect;
+  dialect: Dialect;
+  watchAccountChanges(): AccountChanges;
+}
+
+function openSqlite(dataDir: string): OpenedDriver {
   mkdirSync(dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(dataDir, 'moviedb.sqlite'));
   // WAL lets readers run beside a writer; the busy timeout makes a second writer wait, not fail.
@@ -104,7 +118,11 @@ function openSqlite(dataDir: string): { driver: KyselyDialect; dialect: Dialect 
   // SQLite's default page cache is 2 MiB: the large catalogue's hot indexes then come from the operating
   // system on every query (a third of a title search's time). It grows only as pages are read.
   file.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
-  return { driver: new SqliteDialect({ database: withStatementCache(file) }), dialect: 'sqlite' };
+  return {
+    driver: new SqliteDialect({ database: withStatementCache(file) }),
+    dialect: 'sqlite',
+    watchAccountChanges: () => watchSqliteAccountChanges(file),
+  };
 }
 
 /** Distinct SQL texts whose prepared statements are kept; our queries have a few dozen shapes. */
@@ -132,10 +150,7 @@ function withStatementCache(file: SqliteDatabase.Database): SqliteDialectConfig[
   } as SqliteDialectConfig['database'];
 }
 
-async function openPostgres(
-  url: string,
-  options: DatabaseOptions,
-): Promise<{ driver: KyselyDialect; dialect: Dialect }> {
+async function openPostgres(url: string, options: DatabaseOptions): Promise<OpenedDriver> {
   const schema = options.schema;
   if (schema) {
     // The schema must exist before pooled connections put it first on their search path. `if not
@@ -176,7 +191,12 @@ async function openPostgres(
     client.on('error', (error) => options.onConnectionError?.(error));
   });
   pool.on('error', () => undefined);
-  return { driver: new PostgresDialect({ pool }), dialect: 'postgres' };
+  return {
+    driver: new PostgresDialect({ pool }),
+    dialect: 'postgres',
+    watchAccountChanges: () =>
+      watchPostgresAccountChanges(url, schema ?? 'public', { onConnectionError: options.onConnectionError }),
+  };
 }
 
 /**

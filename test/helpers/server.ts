@@ -37,6 +37,7 @@ export interface TestServerOptions {
   env?: Env;
   logger?: Logger;
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  accountMaxAgeMs?: number;
 }
 
 export async function startTestServer(
@@ -74,6 +75,7 @@ export async function startTestServer(
   const server = await startServer(config, {
     logger: options.logger,
     onQuery: options.onQuery,
+    accountMaxAgeMs: options.accountMaxAgeMs,
   });
   return {
     ...server,

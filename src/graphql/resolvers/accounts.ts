@@ -1,5 +1,5 @@
 /** Registration, sign-in and the signed-in user. */
-import { decoyHash, hashPassword, verifyPassword } from '../../auth/password.js';
+import { DECOY_HASH, hashPassword, verifyPassword } from '../../auth/password.js';
 import { badRequest } from '../../errors.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { User } from '../../store/tables.js';
@@ -55,7 +55,7 @@ export const accountResolvers = {
       try {
         user = await ctx.store.accounts.findByUsername(args.input.username);
         // Check a decoy hash for unknown users so timing does not reveal which usernames exist.
-        valid = await verifyPassword(args.input.password, user?.password_hash ?? (await decoyHash));
+        valid = await verifyPassword(args.input.password, user?.password_hash ?? DECOY_HASH);
       } catch (error) {
         await attempt.abandoned();
         throw error;

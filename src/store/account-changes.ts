@@ -1,0 +1,147 @@
+/**
+ * Tells this process when an account was deleted or its role changed, however the change was made (a
+ * request, a migration, an operator's SQL), so the account check can remember accounts instead of asking
+ * the store on every request (src/auth/account-check.ts).
+ *
+ * PostgreSQL: a trigger on `users` (migration 0008) sends a NOTIFY when its transaction commits, and every
+ * replica LISTENs on a connection of its own; while that connection is down, nothing is `live` and every
+ * request asks the store, and after it (re)connects everything is forgotten, since notices sent meanwhile
+ * are lost. SQLite: changes on this process's connection fire a temporary trigger that calls back here at
+ * once, and another connection's commits (a second process on the same file, the sqlite3 shell) show in
+ * `PRAGMA data_version`, read in-process on every check (a microsecond, no I/O).
+ */
+import type SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+
+/** An account id that changed, or null: any account may have changed (forget them all). */
+export type AccountChangeListener = (userId: number | null) => void;
+
+export interface AccountChanges {
+  /**
+   * Whether every change committed so far has been reported. Checked before a remembered account is
+   * used; on SQLite it also reports other connections' commits, so call it first.
+   */
+  live(): boolean;
+  onChange(listener: AccountChangeListener): void;
+  close(): Promise<void>;
+}
+
+/** The NOTIFY channel; the payload is `<schema> <id>`, or `<schema> *` when the table was truncated. */
+export const ACCOUNT_CHANGE_CHANNEL = 'moviedb_account_changed';
+
+function createListeners() {
+  const listeners: AccountChangeListener[] = [];
+  return {
+    add: (listener: AccountChangeListener) => void listeners.push(listener),
+    emit: (userId: number | null) => {
+      for (const listener of listeners) listener(userId);
+    },
+  };
+}
+
+export function watchSqliteAccountChanges(file: SqliteDatabase.Database): AccountChanges {
+  const listeners = createListeners();
+  file.function('moviedb_account_changed', { varargs: false, deterministic: false }, (id: unknown) => {
+    listeners.emit(typeof id === 'number' || typeof id === 'bigint' ? Number(id) : null);
+    return null;
+  });
+  // Temporary: they live on this connection only, so no other program opening the file meets a
+  // function it does not have. A rolled-back change still reports: that costs one lookup, nothing more.
+  file.exec(`
+    create temp trigger if not exists moviedb_account_deleted after delete on main.users
+      begin select moviedb_account_changed(old.id); end;
+    create temp trigger if not exists moviedb_account_updated after update of id, role on main.users
+      begin select moviedb_account_changed(old.id); end;
+  `);
+  const dataVersion = file.prepare('pragma data_version').pluck();
+  let seen = dataVersion.get();
+  return {
+    live() {
+      if (!file.open) return false;
+      const version = dataVersion.get();
+      if (version !== seen) {
+        seen = version;
+        listeners.emit(null);
+      }
+      return true;
+    },
+    onChange: listeners.add,
+    async close() {},
+  };
+}
+
+/** Reconnection backs off to this and stays there while PostgreSQL is away. */
+const MAX_RECONNECT_DELAY_MS = 2000;
+
+export function watchPostgresAccountChanges(
+  url: string,
+  schema: string,
+  options: { onConnectionError?: (error: Error) => void } = {},
+): AccountChanges {
+  const listeners = createListeners();
+  let live = false;
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let attempt = 0;
+
+  const lost = (error?: Error) => {
+    if (error && live) options.onConnectionError?.(error);
+    live = false;
+    client?.removeAllListeners();
+    client?.on('error', () => undefined);
+    client?.end().catch(() => undefined);
+    client = undefined;
+    if (closed || retry) return;
+    retry = setTimeout(
+      () => {
+        retry = undefined;
+        void connect();
+      },
+      Math.min(++attempt * 200, MAX_RECONNECT_DELAY_MS),
+    );
+    retry.unref();
+  };
+
+  async function connect(): Promise<void> {
+    // Keep-alive, so a connection that died silently is noticed (a notice lost meanwhile is bounded by
+    // the account check's safety TTL).
+    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    client = next;
+    next.on('error', lost);
+    next.on('end', () => lost());
+    next.on('notification', ({ payload }) => {
+      const [from, id] = (payload ?? '').split(' ');
+      if (from !== schema) return;
+      listeners.emit(id === undefined || id === '*' ? null : Number(id));
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${ACCOUNT_CHANGE_CHANNEL}`);
+    } catch (error) {
+      if (client === next) lost(error as Error);
+      return;
+    }
+    if (closed) return void next.end().catch(() => undefined);
+    attempt = 0;
+    // Whatever changed while no one listened is unknown: forget everything, then trust the notices.
+    listeners.emit(null);
+    live = true;
+  }
+
+  void connect();
+  return {
+    live: () => live,
+    onChange: listeners.add,
+    async close() {
+      closed = true;
+      live = false;
+      clearTimeout(retry);
+      const last = client;
+      client = undefined;
+      last?.removeAllListeners();
+      last?.on('error', () => undefined);
+      await last?.end().catch(() => undefined);
+    },
+  };
+}
