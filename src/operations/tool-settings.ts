@@ -39,10 +39,7 @@ const toolSettingsSchema = z
      */
     app: z
       .string()
-      .regex(
-        /^ui:\/\/[a-z0-9-]+\/[a-z0-9-]+$/,
-        'must be a ui:// resource URI such as ui://moviedb/movie-card',
-      )
+      .regex(/^ui:\/\/[a-z0-9-]+\/[a-z0-9-]+$/, 'must be a ui:// resource URI such as ui://moviedb/card')
       .optional(),
   })
   .strict();

@@ -61,7 +61,7 @@ describe.skipIf(!chromiumAvailable).each(dialects)(
 
     /** A host page showing the card for one tool call that `client` made; the view's calls go through `client`. */
     async function hostWithCard(client: Client, name: string, args: Record<string, unknown>) {
-      const { contents } = await client.readResource({ uri: 'ui://moviedb/movie-card' });
+      const { contents } = await client.readResource({ uri: 'ui://moviedb/card' });
       const html = (contents[0] as { text: string }).text;
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       const page: Page = await context.newPage();

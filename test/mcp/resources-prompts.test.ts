@@ -87,12 +87,12 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
     it('resources/list names the schema and the movie card to everyone and the watch list to a signed-in caller', async () => {
       expect((await anonymous.listResources()).resources.map((r) => r.uri)).toEqual([
         'moviedb://schema',
-        'ui://moviedb/movie-card',
+        'ui://moviedb/card',
       ]);
       expect((await user.listResources()).resources.map((r) => r.uri)).toEqual([
         'moviedb://schema',
         'moviedb://me/watchlist',
-        'ui://moviedb/movie-card',
+        'ui://moviedb/card',
       ]);
       expect((await anonymous.listResourceTemplates()).resourceTemplates).toEqual([
         expect.objectContaining({
@@ -105,19 +105,19 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
 
     it('the movie card is an MCP App that getMovie and searchMovies link, self-contained under a strict policy', async () => {
       const listed = (await anonymous.listResources()).resources as Array<{ uri: string; mimeType?: string }>;
-      expect(listed.find((r) => r.uri === 'ui://moviedb/movie-card')).toMatchObject({
+      expect(listed.find((r) => r.uri === 'ui://moviedb/card')).toMatchObject({
         mimeType: 'text/html;profile=mcp-app',
       });
       const tools = (await (anonymous as unknown as ToolLister).listTools()).tools;
       for (const name of ['getMovie', 'searchMovies'])
         expect(tools.find((t) => t.name === name)?._meta).toEqual({
-          ui: { resourceUri: 'ui://moviedb/movie-card' },
+          ui: { resourceUri: 'ui://moviedb/card' },
         });
       expect(tools.find((t) => t.name === 'recommendMoviesForMood')?._meta).toBeUndefined();
-      const { contents } = await anonymous.readResource({ uri: 'ui://moviedb/movie-card' });
+      const { contents } = await anonymous.readResource({ uri: 'ui://moviedb/card' });
       const card = contents[0] as { mimeType?: string; text?: string; _meta?: unknown };
       expect(card).toMatchObject({
-        uri: 'ui://moviedb/movie-card',
+        uri: 'ui://moviedb/card',
         mimeType: 'text/html;profile=mcp-app',
         _meta: {
           ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] } },
