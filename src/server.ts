@@ -22,6 +22,7 @@ import { createToolRunner } from './mcp/call-tool.js';
 import { createConfirmationSigner } from './mcp/confirm-call.js';
 import { createPrompts } from './mcp/prompts.js';
 import { createResources } from './mcp/resources.js';
+import { approveByLock } from './mcp/tool-lock.js';
 import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
@@ -92,6 +93,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     dir: config.operations.dir,
     logger,
     watch: config.operations.watch,
+    // In production a reload must match the reviewed tool lock; elsewhere editing a tool is the point.
+    approve: config.nodeEnv === 'production' ? approveByLock(config.operations.dir, logger) : undefined,
   });
   const handle = await openDatabase({
     ...config.database,

@@ -2,11 +2,16 @@
  * `moviedb-mcp check`: validates the configuration, the schema and every curated operation exactly as
  * start-up does, without opening the database or a port, and prints each tool as `moviedb-mcp tools`
  * does: who may call it and the size of its tools/list entry (what a client puts in a model's context).
+ * Then it compares the tools/list of each locked revision with the tool lock (src/mcp/tool-lock.ts) and
+ * fails naming each tool and field that differs, so CI refuses a tool list nobody approved.
  */
 import { loadConfig, type Config, type LoadConfigOptions } from '../config.js';
 import { createExecutor } from '../graphql/executor.js';
 import { buildSchema } from '../graphql/schema.js';
+import { createLogger } from '../logger.js';
+import { describeChange, LOCK_FILE, lockChanges, ToolLockError } from '../mcp/tool-lock.js';
 import { loadOperations } from '../operations/load-operations.js';
+import { createCatalogue } from '../operations/operation-catalogue.js';
 import { describeDatabase, describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
 import { formatToolTable } from './tools.js';
@@ -29,8 +34,26 @@ export async function check(_args: string[] = [], options: LoadConfigOptions = {
     const operations = loadOperations(executor, config.operations.dir);
     console.log(`Operations: ok, ${operations.length} tools from ${config.operations.dir}`);
     console.log(formatToolTable(operations));
+    const changes = await lockChanges(
+      createCatalogue(operations),
+      config.operations.dir,
+      createLogger('silent'),
+    );
+    if (changes.length > 0) {
+      console.error(
+        `The tool list differs from ${LOCK_FILE} in ${config.operations.dir}:\n` +
+          changes.map((change) => `  - ${describeChange(change)}`).join('\n') +
+          '\nIf these changes are meant, run moviedb-mcp tools --lock and commit the lock with them.',
+      );
+      return EXIT.DATA;
+    }
+    console.log(`Tool lock: ok, ${LOCK_FILE} matches`);
     return EXIT.OK;
   } catch (error) {
+    if (error instanceof ToolLockError) {
+      console.error(error.message);
+      return EXIT.DATA;
+    }
     const failure = describeFailure(error, config);
     // Schema errors are data errors too: the files are wrong, not the environment.
     const exitCode = failure.exitCode === EXIT.SOFTWARE && config ? EXIT.DATA : failure.exitCode;

@@ -5,8 +5,10 @@ Commands:
   serve                     start the server (the default; SIGTERM or Ctrl+C drains and exits 0)
   token [user] [password]   sign in through the running server and print a bearer token
                             (default user user123; follows PUBLIC_URL, else HOST and PORT)
-  check                     validate configuration, schema and operations; print each tool's size
-  tools                     list the tools: who may call each, its scopes, its size in tokens
+  check                     validate configuration, schema and operations; print each tool's size;
+                            fail if the tool list differs from the tool lock
+  tools [--lock]            list the tools: who may call each, its scopes, its size in tokens;
+                            --lock writes operations/tools.lock.json, the approved list check compares
   migrate                   migrate (and on first run seed) the database, then exit
 
 Options:

@@ -3,11 +3,15 @@
  * each tool with its kind, who may call it (and so who sees it in tools/list), the scopes its token
  * needs, the size of its tools/list entry in characters and estimated tokens, and whether a successful
  * result's text block is the serialized JSON or the tool's short rendering (tools.json `text`).
+ * `tools --lock` writes the tool lock (src/mcp/tool-lock.ts) of that catalogue: review and commit it.
  */
 import { loadConfig, type Config, type LoadConfigOptions } from '../config.js';
 import { createExecutor } from '../graphql/executor.js';
 import { buildSchema } from '../graphql/schema.js';
+import { createLogger } from '../logger.js';
+import { lockOf, writeLock } from '../mcp/tool-lock.js';
 import { loadOperations, type CuratedOperation } from '../operations/load-operations.js';
+import { createCatalogue } from '../operations/operation-catalogue.js';
 import { CHARS_PER_TOKEN, sizeOf } from '../operations/tool-size.js';
 import { describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
@@ -43,7 +47,12 @@ export function formatToolTable(operations: readonly CuratedOperation[]): string
   ].join('\n');
 }
 
-export async function tools(_args: string[] = [], options: LoadConfigOptions = {}): Promise<number> {
+export async function tools(args: string[] = [], options: LoadConfigOptions = {}): Promise<number> {
+  const unknown = args.find((arg) => arg !== '--lock');
+  if (unknown !== undefined) {
+    console.error(`Unknown option for tools: ${unknown} (moviedb-mcp tools [--lock])`);
+    return EXIT.USAGE;
+  }
   let config: Config | undefined;
   try {
     config = loadConfig(process.env, options);
@@ -51,6 +60,10 @@ export async function tools(_args: string[] = [], options: LoadConfigOptions = {
     const operations = loadOperations(executor, config.operations.dir);
     console.log(`${operations.length} tools from ${config.operations.dir}:`);
     console.log(formatToolTable(operations));
+    if (args.includes('--lock')) {
+      const lock = await lockOf(createCatalogue(operations), createLogger('silent'));
+      console.log(`Tool lock written: ${writeLock(config.operations.dir, lock)} (review and commit it)`);
+    }
     return EXIT.OK;
   } catch (error) {
     const failure = describeFailure(error, config);

@@ -1,6 +1,6 @@
 /**
- * MCP resources: the schema's SDL, a movie by URI (a resource template) and the caller's
- * watch list. A movie and the watch list are read through the one executor as the caller, exactly as
+ * MCP resources: the schema's SDL, a movie by URI (a resource template), the caller's
+ * watch list, and the movie card MCP App (movie-card-app.ts), listed to everyone. A movie and the watch list are read through the one executor as the caller, exactly as
  * the getMovie and myWatchlist tools are, so the same rules apply (@auth: an anonymous reader of the
  * watch list gets the classified UNAUTHORIZED refusal; rate limits; deadlines). A refusal is a JSON-RPC
  * error carrying the classification in `data`; an unknown URI or movie is the spec's resource-not-found
@@ -20,6 +20,7 @@ import { RETRYABLE } from '../errors.js';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
+import { MOVIE_CARD_RESOURCE, MOVIE_CARD_URI, readMovieCard } from './movie-card-app.js';
 import { toToolError } from './to-call-tool-result.js';
 
 const SCHEMA_URI = 'moviedb://schema';
@@ -128,11 +129,14 @@ export function createResources(options: ResourceOptions) {
   return {
     /** The watch list is listed only to a signed-in caller, the one who can read it. */
     list: (viewer: Identity | null): Resource[] =>
-      viewer ? [SCHEMA_RESOURCE, WATCHLIST_RESOURCE] : [SCHEMA_RESOURCE],
+      viewer
+        ? [SCHEMA_RESOURCE, WATCHLIST_RESOURCE, MOVIE_CARD_RESOURCE]
+        : [SCHEMA_RESOURCE, MOVIE_CARD_RESOURCE],
     templates: (): ResourceTemplate[] => [MOVIE_TEMPLATE],
     async read(uri: string, reader: Reader): Promise<ReadResourceResult> {
       if (uri === SCHEMA_URI) return { contents: [{ uri, mimeType: SCHEMA_RESOURCE.mimeType, text: sdl }] };
       if (uri === WATCHLIST_URI) return run(uri, watchlist, 'watchlist', {}, reader);
+      if (uri === MOVIE_CARD_URI) return readMovieCard();
       const id = MOVIE_URI.exec(uri)?.[1];
       if (id !== undefined && Number(id) > LARGEST_ID)
         throw new ResourceNotFoundError(uri, `Entity Movie not found for id: ${id}`);

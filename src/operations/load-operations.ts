@@ -227,6 +227,7 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
           ? withTruncationMarker(outputSchema)
           : outputSchema) as Tool['outputSchema'],
         annotations,
+        ...(toolSettings.app ? { _meta: { ui: { resourceUri: toolSettings.app } } } : {}),
       },
     });
   }

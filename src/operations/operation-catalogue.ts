@@ -4,8 +4,9 @@
  * and validated in full, exactly as at start-up; a valid catalogue replaces the old one in one
  * assignment, so every request reads either the old or the new, never a mixture, and a call already
  * running finishes on the operation it started with. An invalid one is logged with file:line and the
- * old catalogue keeps running. Listeners hear of each swap (sessions tell 2025 clients with
- * notifications/tools/list_changed).
+ * old catalogue keeps running. A valid one can still be refused by `approve` (in production, one whose
+ * tools/list differs from the tool lock: src/mcp/tool-lock.ts), logged the same way with its reasons.
+ * Listeners hear of each swap (sessions tell 2025 clients with notifications/tools/list_changed).
  */
 import { watch, type FSWatcher } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/server';
@@ -44,13 +45,18 @@ export interface OperationCatalogueOptions {
   dir: string;
   logger: Logger;
   watch: boolean;
+  /**
+   * Asked about each reloaded catalogue before it replaces the running one: the reasons to refuse it
+   * (one line each), or nothing to accept it. Start-up does not ask.
+   */
+  approve?: (next: Catalogue) => Promise<readonly string[] | undefined>;
 }
 
 /** Quiet time after the last file event before reloading: an editor's save is several events. */
 const RELOAD_DEBOUNCE_MS = 150;
 
-/** The files a catalogue is loaded from. */
-const CATALOGUE_FILE = /\.graphql$|^tools\.json$/;
+/** The files a catalogue is loaded from, and the lock a reload may be approved against. */
+const CATALOGUE_FILE = /\.graphql$|^tools\.json$|^tools\.lock\.json$/;
 
 export function createCatalogue(operations: readonly CuratedOperation[]): Catalogue {
   const tools = operations.map((op) => op.tool);
@@ -85,15 +91,26 @@ export function createOperationCatalogue(options: OperationCatalogueOptions): Op
   logSizes(logger, current, 'operation catalogue loaded');
   const listeners = new Set<CatalogueListener>();
 
-  const reload = () => {
+  const refuse = (details: Record<string, unknown>) =>
+    logger.error({ ...details, dir }, 'operation catalogue not reloaded, the running one stays');
+
+  const reloadOnce = async () => {
     let next: Catalogue;
     try {
       next = createCatalogue(loadOperations(executor, dir));
     } catch (error) {
       // Each problem is `file:line: message`, as at start-up.
-      const details =
-        error instanceof OperationCatalogueError ? { problems: error.problems } : { err: error };
-      logger.error({ ...details, dir }, 'operation catalogue not reloaded, the running one stays');
+      refuse(error instanceof OperationCatalogueError ? { problems: error.problems } : { err: error });
+      return;
+    }
+    try {
+      const refusal = await options.approve?.(next);
+      if (refusal) {
+        refuse({ reasons: refusal });
+        return;
+      }
+    } catch (error) {
+      refuse({ err: error });
       return;
     }
     const previous = current;
@@ -106,6 +123,12 @@ export function createOperationCatalogue(options: OperationCatalogueOptions): Op
         logger.error({ err: error }, 'a catalogue listener failed');
       }
     }
+  };
+  // One reload at a time, in the order the changes came: approval is asynchronous, and a slower earlier
+  // reload must not replace a later one.
+  let reloading = Promise.resolve();
+  const reload = () => {
+    reloading = reloading.then(reloadOnce);
   };
 
   let watcher: FSWatcher | undefined;

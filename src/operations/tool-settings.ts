@@ -33,6 +33,14 @@ const toolSettingsSchema = z
     confirm: z.enum(['always', 'never']).optional(),
     /** A short text rendering of a successful result, in place of the serialized JSON (text-rendering.ts). */
     text: textRenderingSchema.optional(),
+    /**
+     * The MCP App (a `ui://` resource the server serves) a host may show this tool's results in: listed
+     * as the tool's `_meta.ui.resourceUri` (docs/mcp.md, The movie card app).
+     */
+    app: z
+      .string()
+      .regex(/^ui:\/\/[a-z0-9-]+\/[a-z0-9-]+$/, 'must be a ui:// resource URI such as ui://moviedb/card')
+      .optional(),
   })
   .strict();
 

@@ -30,6 +30,11 @@ interface AnyClient {
   close(): Promise<void>;
 }
 
+/** tools/list as both clients answer it, as far as these tests read it. */
+interface ToolLister {
+  listTools(): Promise<{ tools: Array<{ name: string; _meta?: unknown }> }>;
+}
+
 /** A JSON-RPC error as each client throws it. */
 async function errorOf(
   promise: Promise<unknown>,
@@ -79,11 +84,15 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
       await user.close();
     });
 
-    it('resources/list names the schema to everyone and the watch list to a signed-in caller', async () => {
-      expect((await anonymous.listResources()).resources.map((r) => r.uri)).toEqual(['moviedb://schema']);
+    it('resources/list names the schema and the movie card to everyone and the watch list to a signed-in caller', async () => {
+      expect((await anonymous.listResources()).resources.map((r) => r.uri)).toEqual([
+        'moviedb://schema',
+        'ui://moviedb/card',
+      ]);
       expect((await user.listResources()).resources.map((r) => r.uri)).toEqual([
         'moviedb://schema',
         'moviedb://me/watchlist',
+        'ui://moviedb/card',
       ]);
       expect((await anonymous.listResourceTemplates()).resourceTemplates).toEqual([
         expect.objectContaining({
@@ -92,6 +101,35 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
           mimeType: 'application/json',
         }),
       ]);
+    });
+
+    it('the movie card is an MCP App that getMovie and searchMovies link, self-contained under a strict policy', async () => {
+      const listed = (await anonymous.listResources()).resources as Array<{ uri: string; mimeType?: string }>;
+      expect(listed.find((r) => r.uri === 'ui://moviedb/card')).toMatchObject({
+        mimeType: 'text/html;profile=mcp-app',
+      });
+      const tools = (await (anonymous as unknown as ToolLister).listTools()).tools;
+      for (const name of ['getMovie', 'searchMovies'])
+        expect(tools.find((t) => t.name === name)?._meta).toEqual({
+          ui: { resourceUri: 'ui://moviedb/card' },
+        });
+      expect(tools.find((t) => t.name === 'recommendMoviesForMood')?._meta).toBeUndefined();
+      const { contents } = await anonymous.readResource({ uri: 'ui://moviedb/card' });
+      const card = contents[0] as { mimeType?: string; text?: string; _meta?: unknown };
+      expect(card).toMatchObject({
+        uri: 'ui://moviedb/card',
+        mimeType: 'text/html;profile=mcp-app',
+        _meta: {
+          ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] } },
+        },
+      });
+      expect(card.text).toMatch(/^<!DOCTYPE html>/);
+      expect(card.text).toMatch(
+        /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-/,
+      );
+      // Nothing is loaded from anywhere: no src or href attribute, no URL but the ui:// one.
+      expect(card.text).not.toMatch(/\s(src|href)=/);
+      expect(card.text).not.toMatch(/https?:\/\//);
     });
 
     it('the schema resource is the SDL', async () => {
