@@ -22,6 +22,7 @@ import { createToolRunner } from './mcp/call-tool.js';
 import { createConfirmationSigner } from './mcp/confirm-call.js';
 import { createPrompts } from './mcp/prompts.js';
 import { createResources } from './mcp/resources.js';
+import { createSchemaTools } from './mcp/schema-tools.js';
 import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
@@ -88,6 +89,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     dir: config.operations.dir,
     logger,
     watch: config.operations.watch,
+    schemaTools: createSchemaTools({
+      executor,
+      limits: config.graphql,
+      mode: config.mcp.schemaTools,
+      resultMaxChars: config.mcp.resultMaxChars,
+    }),
   });
   const handle = await openDatabase({
     ...config.database,
