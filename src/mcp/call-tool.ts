@@ -208,7 +208,9 @@ export function createToolRunner(options: ToolRunnerOptions) {
   return async function runTool(asked: ToolCall): Promise<ToolOutcome> {
     const { operation, viewer } = asked;
     // The arguments as the tool reads them from here on (validation, confirmation, paging, the audit hash).
-    const call = { ...asked, args: operation.omitDefaultedNulls(asked.args) };
+    // A schema tool's arguments are not an operation's variables: nothing of theirs has a GraphQL default.
+    const args = isSchemaTool(operation) ? asked.args : operation.omitDefaultedNulls(asked.args);
+    const call = { ...asked, args };
     const started = performance.now();
     let attempts = 0;
     let result: CallToolResult | InputRequiredResult;
