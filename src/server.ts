@@ -23,6 +23,7 @@ import { createConfirmationSigner } from './mcp/confirm-call.js';
 import { createPrompts } from './mcp/prompts.js';
 import { createResources } from './mcp/resources.js';
 import { approveByLock } from './mcp/tool-lock.js';
+import { createSchemaTools } from './mcp/schema-tools.js';
 import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
 import { chooseLogFormat, createLogger, type Logger } from './logger.js';
@@ -95,6 +96,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     watch: config.operations.watch,
     // In production a reload must match the reviewed tool lock; elsewhere editing a tool is the point.
     approve: config.nodeEnv === 'production' ? approveByLock(config.operations.dir, logger) : undefined,
+    schemaTools: createSchemaTools({
+      executor,
+      limits: config.graphql,
+      mode: config.mcp.schemaTools,
+      resultMaxChars: config.mcp.resultMaxChars,
+    }),
   });
   const handle = await openDatabase({
     ...config.database,

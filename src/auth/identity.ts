@@ -35,4 +35,6 @@ export const ALL_SCOPES = [
   'reviews:write',
   'watchlist:read',
   'watchlist:write',
+  // Ad-hoc GraphQL through the schema tools (MCP_SCHEMA_TOOLS): the fields' own scopes still apply.
+  'graphql:execute',
 ] as const;

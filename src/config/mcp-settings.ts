@@ -74,6 +74,11 @@ export const mcpSettings = section(
       int(500, 10000000, 40000),
       'Longest structuredContent of a tool answer, in characters of JSON (the text block repeats it): a list answer over it is cut at a page boundary with a `truncated` marker naming the arguments for the rest.',
     ),
+    schemaTools: setting(
+      'MCP_SCHEMA_TOOLS',
+      z.enum(['off', 'read', 'write']).default('off'),
+      'The [schema tools](mcp.md#schema-tools) (searchSchema, validateGraphQL, executeGraphQL) for tokens with `graphql:execute`: `off`, `read` (queries only) or `write` (mutations too, with the scopes their fields need).',
+    ),
     maxArgumentDepth: setting(
       'MCP_MAX_ARGUMENT_DEPTH',
       int(4, 1000, 64),

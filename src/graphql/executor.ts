@@ -85,6 +85,11 @@ export interface RunRequest {
   operationName?: string | null;
   variables?: Record<string, unknown> | null;
   context: CallContext;
+  /**
+   * A document a client wrote (executeGraphQL), not one the server chose: compiled only within the
+   * compile budget, as a /graphql document is.
+   */
+  clientDocument?: boolean;
 }
 
 export interface Executor {
@@ -209,8 +214,8 @@ export function createExecutor(
           ],
         };
       }
-      // In-process callers run documents the server chose (curated operations, resource queries).
-      compiler.trust(request.document);
+      // Documents the server chose (curated operations, resource queries) are trusted.
+      if (!request.clientDocument) compiler.trust(request.document);
       return execute({
         schema,
         document: request.document,

@@ -138,11 +138,24 @@ function ownListLength(
   return length;
 }
 
-export function checkOperationLimits(
+/** One operation's measures, as the limits compare them (validateGraphQL reports them too). */
+export interface OperationMeasure {
+  definition: OperationDefinitionNode;
+  depth: number;
+  /** Saturated at COST_CEILING. */
+  cost: number;
+  /** The first field asked under more than `maxFieldAliases` names, if any. */
+  aliasViolation?: AliasViolation;
+  /** How many login or register fields the operation selects at its root. */
+  signIns: number;
+}
+
+/** Measures every operation of the document in one linear walk (fragments memoized by name). */
+export function measureOperations(
   schema: GraphQLSchema,
   document: DocumentNode,
-  limits: OperationLimits,
-): GraphQLError[] {
+  limits: Pick<OperationLimits, 'maxFieldAliases'>,
+): OperationMeasure[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -229,7 +242,7 @@ export function checkOperationLimits(
     return result;
   }
 
-  const errors: GraphQLError[] = [];
+  const measures: OperationMeasure[] = [];
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     const root = schema.getRootType(definition.operation);
@@ -237,10 +250,36 @@ export function checkOperationLimits(
     const measure = measureSet(definition.selectionSet, root, definition);
     // Root lists (search, watchlist, recommendations) have no page size above them: the default.
     const cost = saturate(saturate(measure.perItem * DEFAULT_LIST_LENGTH) + measure.fixed);
+    const signIns = [...SIGN_IN_FIELDS].reduce(
+      (count, field) => count + (measure.aliases.get(field)?.size ?? 0),
+      0,
+    );
+    measures.push({
+      definition,
+      depth: measure.depth,
+      cost,
+      signIns,
+      ...(measure.violation ? { aliasViolation: measure.violation } : {}),
+    });
+  }
+  return measures;
+}
+
+export function checkOperationLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: OperationLimits,
+): GraphQLError[] {
+  const errors: GraphQLError[] = [];
+  for (const { definition, depth, cost, aliasViolation, signIns } of measureOperations(
+    schema,
+    document,
+    limits,
+  )) {
     const name = definition.name ? `Operation ${definition.name.value}` : 'The operation';
-    if (measure.depth > limits.maxDepth) {
+    if (depth > limits.maxDepth) {
       errors.push(
-        new GraphQLError(`${name} is nested ${measure.depth} levels deep; the limit is ${limits.maxDepth}`, {
+        new GraphQLError(`${name} is nested ${depth} levels deep; the limit is ${limits.maxDepth}`, {
           nodes: definition,
           extensions: { classification: 'BAD_REQUEST', limit: 'depth' },
         }),
@@ -255,7 +294,6 @@ export function checkOperationLimits(
         ),
       );
     }
-    const aliasViolation = measure.violation;
     if (aliasViolation) {
       errors.push(
         new GraphQLError(
@@ -267,10 +305,6 @@ export function checkOperationLimits(
         ),
       );
     }
-    const signIns = [...SIGN_IN_FIELDS].reduce(
-      (count, field) => count + (measure.aliases.get(field)?.size ?? 0),
-      0,
-    );
     if (definition.operation === 'mutation' && signIns > 1) {
       errors.push(
         new GraphQLError(

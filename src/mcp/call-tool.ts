@@ -2,8 +2,10 @@
  * Runs one tool call: check the arguments, ask for confirmation where the tool wants it
  * (src/mcp/confirm-call.ts), then execute the operation in-process through the one executor (which owns
  * roles and scopes, the deadline, retries and circuit, idempotency keys, for /graphql and tools alike,
- * given this tool's deadline), map the outcome and fit it to the response budget. Every path returns a
- * CallToolResult (or the input-required question); nothing throws.
+ * given this tool's deadline), map the outcome and fit it to the response budget. A schema tool
+ * (src/mcp/schema-tools.ts) gets the same checks, context, audit line and metrics, and runs its own
+ * document through the same executor. Every path returns a CallToolResult (or the input-required
+ * question); nothing throws.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
@@ -13,7 +15,7 @@ import { canonicalJson } from '../canonical-json.js';
 import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
-import type { CuratedOperation } from '../operations/load-operations.js';
+import { isSchemaTool, type CatalogueTool } from '../operations/schema-tool.js';
 import { isToolVisibleTo } from '../operations/tool-visibility.js';
 import { splitToolArguments, type SplitArguments } from '../operations/tool-arguments.js';
 import { CANCELLED_MESSAGE } from '../store/store-policy.js';
@@ -28,7 +30,7 @@ export const IDEMPOTENCY_KEY_META = 'io.moviedb/idempotency-key';
 const IDEMPOTENT_REPLAY_META = 'io.moviedb/idempotent-replay';
 
 export interface ToolCall {
-  operation: CuratedOperation;
+  operation: CatalogueTool;
   args: Record<string, unknown>;
   viewer: Identity | null;
   /** The caller's address (rate limits count anonymous calls by it); undefined in-process. */
@@ -132,6 +134,16 @@ export function createToolRunner(options: ToolRunnerOptions) {
   ): Promise<{ result: CallToolResult; attempts: number }> {
     const { operation } = call;
     const context = contextFor(call, idempotencyKey === undefined ? {} : { idempotencyKey });
+    if (isSchemaTool(operation)) {
+      const result = await operation.run(call.args, context);
+      if (call.signal.aborted) throw call.signal.reason;
+      return {
+        result: context.execution.replayed
+          ? { ...result, _meta: { [IDEMPOTENT_REPLAY_META]: true } }
+          : result,
+        attempts: context.execution.attempts,
+      };
+    }
     const result = await options.executor.run({
       document: operation.document,
       variables: split.variables,
@@ -172,6 +184,8 @@ export function createToolRunner(options: ToolRunnerOptions) {
     if (metaKey !== undefined && split.idempotencyKey !== undefined && metaKey !== split.idempotencyKey) {
       return { result: keyRefusal(`_meta "${IDEMPOTENCY_KEY_META}" and idempotencyKey differ`), attempts: 0 };
     }
+    if (isSchemaTool(operation))
+      return execute(call, split, split.idempotencyKey ?? (metaKey as string | undefined));
     const preview = operation.preview;
     const decision = await confirmCall(options.confirmations, {
       operation,
@@ -201,7 +215,9 @@ export function createToolRunner(options: ToolRunnerOptions) {
   return async function runTool(asked: ToolCall): Promise<ToolOutcome> {
     const { operation, viewer } = asked;
     // The arguments as the tool reads them from here on (validation, confirmation, paging, the audit hash).
-    const call = { ...asked, args: operation.omitDefaultedNulls(asked.args) };
+    // A schema tool's arguments are not an operation's variables: nothing of theirs has a GraphQL default.
+    const args = isSchemaTool(operation) ? asked.args : operation.omitDefaultedNulls(asked.args);
+    const call = { ...asked, args };
     const started = performance.now();
     let attempts = 0;
     let result: CallToolResult | InputRequiredResult;

@@ -99,7 +99,7 @@ export function declaresFormElicitation(capabilities: Record<string, unknown> | 
  * back: the SDK path of mcp-route.ts's sessions (serve), never a lean path that answers at once.
  */
 export function asksByElicitation(
-  operation: CuratedOperation | undefined,
+  operation: Pick<CuratedOperation, 'confirm'> | undefined,
   clientCapabilities: Record<string, unknown> | undefined,
 ): boolean {
   return !!operation?.confirm && declaresFormElicitation(clientCapabilities);

@@ -65,10 +65,13 @@ export function isSharedToolResult(result: CallToolResult): boolean {
   return sharedToolResults.has(result);
 }
 
-/** `args`: the call's arguments, so that an error's text can name the one at fault. */
+/**
+ * `rootKey`: the response key whose value is the tool's `data`, or null for the whole of GraphQL's
+ * `data` (executeGraphQL); `args`: the call's arguments, so that an error's text can name the one at fault.
+ */
 export function toCallToolResult(
   result: ExecutionResult,
-  rootKey: string,
+  rootKey: string | null,
   allowPartialData: boolean,
   renderText?: (data: unknown) => string,
   args?: Record<string, unknown>,
@@ -88,12 +91,13 @@ export function toCallToolResult(
 
 function mapResult(
   result: ExecutionResult,
-  rootKey: string,
+  rootKey: string | null,
   allowPartialData: boolean,
   renderText: ((data: unknown) => string) | undefined,
   args?: Record<string, unknown>,
 ): CallToolResult {
-  const data = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] ?? null;
+  const whole = result.data as Record<string, unknown> | null | undefined;
+  const data = (rootKey === null ? whole : whole?.[rootKey]) ?? null;
   const errors = (result.errors ?? []).map(toToolError);
   if (errors.length === 0)
     return envelope(data, errors, false, renderText?.(data) ?? JSON.stringify({ data, errors }));

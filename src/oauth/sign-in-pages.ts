@@ -12,6 +12,7 @@ const SCOPE_TEXT: Record<string, string> = {
   'reviews:write': 'Write, change and delete your reviews',
   'watchlist:read': 'See your watch list',
   'watchlist:write': 'Add to and remove from your watch list',
+  'graphql:execute': 'Run your own GraphQL queries (within the other permissions granted)',
 };
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#111}

@@ -14,13 +14,15 @@ import type { Identity } from '../auth/identity.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import { loadOperations, OperationCatalogueError, type CuratedOperation } from './load-operations.js';
+import type { CatalogueTool, SchemaTool } from './schema-tool.js';
 import { sizeOf } from './tool-size.js';
 import { isToolVisibleTo } from './tool-visibility.js';
 
 /** One loaded catalogue, immutable: a reload builds another. */
 export interface Catalogue {
   readonly operations: readonly CuratedOperation[];
-  readonly byName: ReadonlyMap<string, CuratedOperation>;
+  /** The curated operations and the schema tools, by tool name. */
+  readonly byName: ReadonlyMap<string, CatalogueTool>;
   /** Every tools/list entry. */
   readonly tools: readonly Tool[];
   /** The entries of the tools this caller can call (its role and scopes), computed once per kind of caller. */
@@ -50,6 +52,8 @@ export interface OperationCatalogueOptions {
    * (one line each), or nothing to accept it. Start-up does not ask.
    */
   approve?: (next: Catalogue) => Promise<readonly string[] | undefined>;
+  /** Listed and called beside the operations, in every catalogue loaded (MCP_SCHEMA_TOOLS). */
+  schemaTools?: readonly SchemaTool[];
 }
 
 /** Quiet time after the last file event before reloading: an editor's save is several events. */
@@ -58,19 +62,23 @@ const RELOAD_DEBOUNCE_MS = 150;
 /** The files a catalogue is loaded from, and the lock a reload may be approved against. */
 const CATALOGUE_FILE = /\.graphql$|^tools\.json$|^tools\.lock\.json$/;
 
-export function createCatalogue(operations: readonly CuratedOperation[]): Catalogue {
-  const tools = operations.map((op) => op.tool);
+export function createCatalogue(
+  operations: readonly CuratedOperation[],
+  schemaTools: readonly SchemaTool[] = [],
+): Catalogue {
+  const entries: readonly CatalogueTool[] = [...operations, ...schemaTools];
+  const tools = entries.map((entry) => entry.tool);
   const byAccess = new Map<string, readonly Tool[]>();
   return {
     operations,
-    byName: new Map(operations.map((op) => [op.toolName, op])),
+    byName: new Map(entries.map((entry) => [entry.toolName, entry])),
     tools,
     toolsFor(viewer) {
       // What decides visibility is the role and the scopes, so callers alike share one list.
       const key = viewer ? `${viewer.role}\u0000${[...viewer.scopes].sort().join(' ')}` : '';
       let visible = byAccess.get(key);
       if (!visible) {
-        visible = operations.filter((op) => isToolVisibleTo(op, viewer)).map((op) => op.tool);
+        visible = entries.filter((entry) => isToolVisibleTo(entry, viewer)).map((entry) => entry.tool);
         byAccess.set(key, visible);
       }
       return visible;
@@ -86,8 +94,8 @@ function logSizes(logger: Logger, catalogue: Catalogue, message: string): void {
 
 /** Loads the catalogue (throwing OperationCatalogueError, as start-up must) and watches it if asked. */
 export function createOperationCatalogue(options: OperationCatalogueOptions): OperationCatalogue {
-  const { executor, dir, logger } = options;
-  let current = createCatalogue(loadOperations(executor, dir));
+  const { executor, dir, logger, schemaTools } = options;
+  let current = createCatalogue(loadOperations(executor, dir), schemaTools);
   logSizes(logger, current, 'operation catalogue loaded');
   const listeners = new Set<CatalogueListener>();
 
@@ -97,7 +105,7 @@ export function createOperationCatalogue(options: OperationCatalogueOptions): Op
   const reloadOnce = async () => {
     let next: Catalogue;
     try {
-      next = createCatalogue(loadOperations(executor, dir));
+      next = createCatalogue(loadOperations(executor, dir), schemaTools);
     } catch (error) {
       // Each problem is `file:line: message`, as at start-up.
       refuse(error instanceof OperationCatalogueError ? { problems: error.problems } : { err: error });

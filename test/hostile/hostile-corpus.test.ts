@@ -369,7 +369,7 @@ describe.each(dialects)('the hostile corpus on %s', (dialect) => {
   beforeAll(async () => {
     // Rate limits (another part of this issue) would answer most of the corpus with 429 and keep it
     // from reaching the code under test; the corpus switches them off. Unknown settings are ignored.
-    server = await startTestServer(dialect, { env: { RATE_LIMITS: 'off' } });
+    server = await startTestServer(dialect, { env: { RATE_LIMITS: 'off', MCP_SCHEMA_TOOLS: 'read' } });
     const userToken = await server.login('user', 'user123');
     const tokens = await corpusTokens(userToken);
     const user = await openSession(server.url, userToken);

@@ -59,7 +59,9 @@ describe.each(dialects)('built-in authorization server (%s)', (dialect) => {
     const tokens = provider.tokens()!;
     const claims = decodeJwt(tokens.access_token);
     expect(claims.aud).toContain(`${server.url}/mcp`);
-    expect(claims.scope).toBe('movies:read reviews:read reviews:write watchlist:read watchlist:write');
+    expect(claims.scope).toBe(
+      'movies:read reviews:read reviews:write watchlist:read watchlist:write graphql:execute',
+    );
     expect(tokens.refresh_token).toBeTruthy();
 
     const client = new Client({ name: 'oauth-test', version: '1.0.0' });
