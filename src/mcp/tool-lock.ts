@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../canonical-json.js';
 import type { Logger } from '../logger.js';
-import type { Catalogue } from '../operations/operation-catalogue.js';
+import { createCatalogue, type Catalogue } from '../operations/operation-catalogue.js';
 import { listedTools, LOCKED_REVISIONS } from './listed-tools.js';
 
 export const LOCK_FILE = 'tools.lock.json';
@@ -56,7 +56,9 @@ function lockedTool(tool: Tool): LockedTool {
 
 /** The lock of the catalogue as tools/list lists it on each locked revision. */
 export async function lockOf(catalogue: Catalogue, logger: Logger): Promise<ToolLock> {
-  const listed = await listedTools(catalogue, logger);
+  // The lock approves what operations/ says; the schema tools (MCP_SCHEMA_TOOLS) are the server's own
+  // code, the same in every deployment, so turning them on is not a drift to refuse.
+  const listed = await listedTools(createCatalogue(catalogue.operations), logger);
   const revisions: ToolLock['revisions'] = {};
   for (const revision of LOCKED_REVISIONS) {
     const tools = [...listed[revision]].sort((a, b) => a.name.localeCompare(b.name));
