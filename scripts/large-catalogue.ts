@@ -14,7 +14,13 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { hashPassword } from '../src/auth/password.js';
 import type { Dialect } from '../src/store/database.js';
 import { advanceIdSequences } from '../src/store/seed.js';
-import { GENRES, type Database, type GenreName, type ReviewsTable, type WatchStatusName } from '../src/store/tables.js';
+import {
+  GENRES,
+  type Database,
+  type GenreName,
+  type ReviewsTable,
+  type WatchStatusName,
+} from '../src/store/tables.js';
 
 export interface LargeCatalogueSize {
   /** Totals the tables reach, the seed catalogue's rows included. */
