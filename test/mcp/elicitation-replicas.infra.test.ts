@@ -1,70 +1,15 @@
 /**
- * Confirmation by elicitation in 2025 sessions (docs/mcp.md, Confirmation before destructive tools): a v1 SDK client that declares
- * elicitation is asked with elicitation/create on the call's own stream, and its user's answer, POSTed
- * on the session, decides, whichever server instance or replica receives it. Also: no answer within the
- * bound (shortened here) settles the call as unconfirmed, a cancelled call or a deleted session settles
- * it, concurrent questions in one session get their own answers, a later answer acts on nothing, and a
- * client that answers the question with an error gets the two-step token instead of a dead end.
- * The flows of the other client kinds are in confirmation.test.ts.
+ * Confirmation by elicitation across replicas (docs/mcp.md, Confirmation before destructive tools): with
+ * 2025 sessions shared through Redis, the user's answer to elicitation/create, POSTed to whichever
+ * replica, reaches the call waiting on the other. The single-server flows are in elicitation.test.ts.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
-import { callTool, MCP_HEADERS, type Envelope } from '../helpers/mcp.js';
+import { elicitingClient, removeFromWatchlist, YES } from '../helpers/eliciting-client.js';
+import { callTool, MCP_HEADERS } from '../helpers/mcp.js';
 import { raw } from '../helpers/raw-http.js';
 import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from '../helpers/redis.js';
 import { startTestServer } from '../helpers/server.js';
-
-/** The bound a question waits for its answer, shortened for the test. */
-
-type Question = {
-  /** The JSON-RPC id of the elicitation/create request. */
-  id: string | number;
-  message: string;
-  signal: AbortSignal;
-  answer(result: ElicitResult): void;
-};
-
-/**
- * A v1 client declaring elicitation whose questions the test answers (or not) through `questions`;
- * `fetch` lets a test send each request where it wants.
- */
-async function elicitingClient(baseUrl: string, token: string, fetchVia?: typeof fetch) {
-  const questions: Question[] = [];
-  const client = new Client({ name: 'elicits', version: '1' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(
-    ElicitRequestSchema,
-    (request, extra) =>
-      new Promise<ElicitResult>((answer) => {
-        questions.push({
-          id: extra.requestId,
-          message: request.params.message,
-          signal: extra.signal,
-          answer,
-        });
-      }),
-  );
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    ...(fetchVia ? { fetch: fetchVia } : {}),
-  });
-  await client.connect(transport);
-  return { client, transport, questions };
-}
-
-const YES: ElicitResult = { action: 'accept', content: { confirm: true } };
-const remove = (client: Client, itemId: string, options?: { signal?: AbortSignal }) =>
-  client.callTool(
-    { name: 'removeFromWatchlist', arguments: { itemId } },
-    undefined,
-    options,
-  ) as unknown as Promise<{
-    isError?: boolean;
-    content: { text: string }[];
-    structuredContent: Envelope;
-  }>;
 
 const redis = await redisAvailable();
 const RUN = runPrefix();
@@ -95,7 +40,7 @@ describe.skipIf(!redis)('an answer that lands on another replica (sessions share
     const { client, transport, questions } = await elicitingClient('http://replicas.invalid', token, routed);
     stops.push(() => client.close());
     const added = await callTool<{ id: string }>(client, 'addToWatchlist', { subject: { movieId: '49' } });
-    const pending = remove(client, added.structuredContent.data.id);
+    const pending = removeFromWatchlist(client, added.structuredContent.data.id);
     await expect.poll(() => questions.length, { timeout: 5000 }).toBe(1);
     questions[0]!.answer(YES);
     expect((await pending).structuredContent).toEqual({ data: true, errors: [] });

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { elicitingClient, removeFromWatchlist, YES } from '../helpers/eliciting-client.js';
 import { callTool, MCP_HEADERS, type Envelope } from '../helpers/mcp.js';
 import { raw } from '../helpers/raw-http.js';
 import { messagesIn } from '../helpers/sse.js';
@@ -18,53 +19,6 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** The bound a question waits for its answer, shortened for the test. */
 const TIMEOUT_SECONDS = 2;
-
-type Question = {
-  /** The JSON-RPC id of the elicitation/create request. */
-  id: string | number;
-  message: string;
-  signal: AbortSignal;
-  answer(result: ElicitResult): void;
-};
-
-/**
- * A v1 client declaring elicitation whose questions the test answers (or not) through `questions`;
- * `fetch` lets a test send each request where it wants.
- */
-async function elicitingClient(baseUrl: string, token: string, fetchVia?: typeof fetch) {
-  const questions: Question[] = [];
-  const client = new Client({ name: 'elicits', version: '1' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(
-    ElicitRequestSchema,
-    (request, extra) =>
-      new Promise<ElicitResult>((answer) => {
-        questions.push({
-          id: extra.requestId,
-          message: request.params.message,
-          signal: extra.signal,
-          answer,
-        });
-      }),
-  );
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    ...(fetchVia ? { fetch: fetchVia } : {}),
-  });
-  await client.connect(transport);
-  return { client, transport, questions };
-}
-
-const YES: ElicitResult = { action: 'accept', content: { confirm: true } };
-const remove = (client: Client, itemId: string, options?: { signal?: AbortSignal }) =>
-  client.callTool(
-    { name: 'removeFromWatchlist', arguments: { itemId } },
-    undefined,
-    options,
-  ) as unknown as Promise<{
-    isError?: boolean;
-    content: { text: string }[];
-    structuredContent: Envelope;
-  }>;
 
 describe('a 2025 session whose client declares elicitation is asked by elicitation/create', () => {
   let server: TestServer;
@@ -96,7 +50,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
 
   it('accept with confirm=true: the question names the entry, then the entry is removed, in one call', async () => {
     const { client, questions, items, entries } = await userWith();
-    const pending = remove(client, items[0]!);
+    const pending = removeFromWatchlist(client, items[0]!);
     await expect.poll(() => questions.length).toBe(1);
     expect(questions[0]!.message).toBe('Remove From Watchlist: "Se7en" (1995). Go ahead?');
     questions[0]!.answer(YES);
@@ -112,7 +66,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
       { action: 'accept', content: { confirm: false } },
     ];
     for (const [i, answer] of answers.entries()) {
-      const pending = remove(client, items[0]!);
+      const pending = removeFromWatchlist(client, items[0]!);
       await expect.poll(() => questions.length).toBe(i + 1);
       questions[i]!.answer(answer);
       const result = await pending;
@@ -135,7 +89,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
   it('a client that never answers: the call settles after the bound, unconfirmed, and the client is told to stop asking', async () => {
     const { client, questions, items, entries } = await userWith();
     const started = Date.now();
-    const result = await remove(client, items[0]!);
+    const result = await removeFromWatchlist(client, items[0]!);
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_SECONDS * 1000 - 50);
     expect(result.structuredContent.errors[0]).toMatchObject({
       classification: 'FORBIDDEN',
@@ -152,7 +106,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
 
   it('two questions at once in one session, answered in reverse order, each decide their own entry', async () => {
     const { client, questions, items, entries } = await userWith('49', '9');
-    const [se7en, other] = [remove(client, items[0]!), remove(client, items[1]!)];
+    const [se7en, other] = [removeFromWatchlist(client, items[0]!), removeFromWatchlist(client, items[1]!)];
     await expect.poll(() => questions.length).toBe(2);
     for (const question of [...questions].reverse())
       question.answer(question.message.includes('Se7en') ? YES : { action: 'decline' });
@@ -166,7 +120,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
   it('a call cancelled while its user is asked ends; a yes that comes after removes nothing', async () => {
     const { client, questions, items, entries } = await userWith();
     const controller = new AbortController();
-    const pending = remove(client, items[0]!, { signal: controller.signal });
+    const pending = removeFromWatchlist(client, items[0]!, { signal: controller.signal });
     await expect.poll(() => questions.length).toBe(1);
     controller.abort('changed my mind');
     await expect(pending).rejects.toThrow();
@@ -178,7 +132,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
 
   it('a session deleted while its user is asked: the call settles unanswered and removes nothing', async () => {
     const { client, transport, token, questions, items, entries } = await userWith();
-    const pending = remove(client, items[0]!);
+    const pending = removeFromWatchlist(client, items[0]!);
     await expect.poll(() => questions.length).toBe(1);
     const deleted = await raw(`${server.url}/mcp`, {
       method: 'DELETE',
@@ -210,7 +164,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
     closers.push(() => client.close());
     const added = await callTool<{ id: string }>(client, 'addToWatchlist', { subject: { movieId: '49' } });
     const itemId = added.structuredContent.data.id;
-    const first = await remove(client, itemId);
+    const first = await removeFromWatchlist(client, itemId);
     expect(asked).toBe(1);
     expect(first.isError).toBe(true);
     const error = first.structuredContent.errors[0]!;
@@ -278,7 +232,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
     const intruder = await server.newUser();
     const own = await elicitingClient(server.url, intruder.token);
     closers.push(() => own.client.close());
-    const pending = remove(client, items[0]!);
+    const pending = removeFromWatchlist(client, items[0]!);
     await expect.poll(() => questions.length).toBe(1);
     // The intruder knows the question's id (as if it had leaked).
     const answerTo = (
@@ -328,7 +282,7 @@ describe('stateless 2025 mode keeps the two steps, elicitation declared or not',
     const { client, questions } = await elicitingClient(server.url, token);
     try {
       const added = await callTool<{ id: string }>(client, 'addToWatchlist', { subject: { movieId: '49' } });
-      const first = await remove(client, added.structuredContent.data.id);
+      const first = await removeFromWatchlist(client, added.structuredContent.data.id);
       expect(first.structuredContent.errors[0]!.extensions).toHaveProperty('confirmationToken');
       expect(questions).toEqual([]);
     } finally {
