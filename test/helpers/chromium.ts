@@ -33,13 +33,16 @@ export function warnIfNoChromium(what: string): void {
 }
 
 /** A browser in a profile of its own; `close` ends it and deletes the profile. */
-export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'moviedb-chromium-'));
   // A persistent context is how playwright takes a --user-data-dir of our choosing (a fresh one).
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
+    ...options,
   });
   return {
     context,

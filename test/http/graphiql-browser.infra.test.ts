@@ -4,62 +4,43 @@
  * query of the default tab runs and shows data. A screenshot is kept for CI (artifacts/graphiql-*.png).
  * Without /usr/bin/chromium the test is skipped with a message, unless REQUIRE_CHROMIUM=1 (CI sets it).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHROMIUM,
+  chromiumAvailable,
+  chromiumRequired,
+  launchChromium,
+  warnIfNoChromium,
+} from '../helpers/chromium.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = path.resolve('artifacts');
-const available = existsSync(CHROMIUM);
-const required = process.env.REQUIRE_CHROMIUM === '1';
 
-if (!available) {
-  console.warn(
-    `GraphiQL browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium).` +
-      (required ? ' REQUIRE_CHROMIUM=1 makes that a failure.' : ''),
-  );
-}
+warnIfNoChromium('GraphiQL browser test');
 
 describe('a browser needed for the GraphiQL test', () => {
-  it.runIf(required)('is installed at /usr/bin/chromium (REQUIRE_CHROMIUM=1)', () => {
-    expect(available, `${CHROMIUM} is missing`).toBe(true);
+  it.runIf(chromiumRequired)('is installed at /usr/bin/chromium (REQUIRE_CHROMIUM=1)', () => {
+    expect(chromiumAvailable, `${CHROMIUM} is missing`).toBe(true);
   });
 });
 
-describe.skipIf(!available).each(dialects)('GraphiQL in headless Chromium (%s)', (dialect) => {
+describe.skipIf(!chromiumAvailable).each(dialects)('GraphiQL in headless Chromium (%s)', (dialect) => {
   let server: TestServer;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    profile = mkdtempSync(path.join(tmpdir(), 'moviedb-chromium-'));
-    // A persistent context is how playwright takes a --user-data-dir of our choosing (a fresh one).
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      viewport: { width: 1400, height: 900 },
-    });
+    browser = await launchChromium({ viewport: { width: 1400, height: 900 } });
+    context = browser.context;
   }, 90_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('opens on a working example query, runs it anonymously and shows data; the schema explorer fills in', async () => {
