@@ -19,7 +19,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { createOperationCompiler, type OperationCompiler } from './compile-operation.js';
 import type { CallContext, GraphQLContext } from './context.js';
-import { classifyError, classifyRequestError, type InternalErrorSink } from './format-error.js';
+import { classifyError, classifyRequestError, type InternalErrorSink } from './classify-error.js';
 import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { createOperationAccess } from './operation-access.js';

@@ -8,7 +8,7 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import { isLoopbackHost, LOOPBACK_NAMES } from './is-loopback-host.js';
-import { sendError } from './problem.js';
+import { sendError } from './send-error.js';
 
 function hostnameOf(hostHeader: string): string {
   try {

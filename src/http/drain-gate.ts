@@ -12,7 +12,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
-import { sendError } from './problem.js';
+import { sendError } from './send-error.js';
 import { routeOf } from './route-table.js';
 
 const RETRY_AFTER_SECONDS = 5;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { RequestLocals, ResponseWithLocals } from './locals.js';
-import { sendError } from './problem.js';
+import { sendError } from './send-error.js';
 
 export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);

@@ -17,7 +17,7 @@ import { createHostCheck, type HostCheck } from './allowed-hosts.js';
 import type { BearerOutcome } from './authenticate.js';
 import type { Guard } from './guard.js';
 import type { BodyOutcome } from './graphql-guards.js';
-import { scopeRefusal } from './insufficient-scope.js';
+import { scopeRefusal } from './scope-refusal.js';
 import type { RequestLocals } from './locals.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, versionRefusal, type ParsedBody } from './parse-json-rpc-body.js';
 import { withReply } from './write-refusal.js';

@@ -25,7 +25,7 @@ import { principalOf } from '../shared-state/session-store.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import { refuseForeignHosts } from './allowed-hosts.js';
 import { bearerOf } from './authenticate.js';
-import { carryLocals } from './carry-request-locals.js';
+import { carryLocals } from './carry-locals.js';
 import { directToolCalls, type McpRequest } from './direct-tool-calls.js';
 import type { FactProducers, Guard } from './guard.js';
 import { localsOf, type ResponseWithLocals } from './locals.js';

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Refusal } from '../transport-refusals.js';
-import { sendError } from './problem.js';
+import { sendError } from './send-error.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
 
 /** A /mcp refusal with what its JSON-RPC body carries beyond code and message. */

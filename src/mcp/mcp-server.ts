@@ -33,7 +33,7 @@ import { METHOD_POINTS } from '../limits/request-weights.js';
 import type { Logger } from '../logger.js';
 import type { OperationCatalogue } from '../operations/operation-catalogue.js';
 import { packageInfo } from '../package-info.js';
-import { IDEMPOTENCY_KEY_META, type ToolRunner } from './call-tool.js';
+import { IDEMPOTENCY_KEY_META, type ToolRunner } from './tool-runner.js';
 import {
   declaresFormElicitation,
   type ConfirmationChannel,

@@ -23,7 +23,7 @@ import { createArgumentValidatorCompiler, type ArgumentValidator } from './argum
 import { deriveInputSchema } from './input-schema.js';
 import { deriveOmitDefaultedNulls, type OmitDefaultedNulls } from './omit-defaulted-nulls.js';
 import { loadPreview, PREVIEWS_DIR, type PreviewOperation } from './load-preview.js';
-import { deriveOutputSchema } from './output-schema.js';
+import { deriveOutputSchema } from './derive-output-schema.js';
 import { deriveResultShape, withTruncationMarker, type ResultShape } from './result-shape.js';
 import { RESERVED_ARGUMENTS, withToolArguments } from './tool-arguments.js';
 import { deriveRequiredAccess } from './required-access.js';

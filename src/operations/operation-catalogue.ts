@@ -16,7 +16,7 @@ import type { Logger } from '../logger.js';
 import { loadOperations, OperationCatalogueError, type CuratedOperation } from './load-operations.js';
 import type { CatalogueTool, SchemaTool } from './schema-tool.js';
 import { sizeOf } from './tool-size.js';
-import { isToolVisibleTo } from './tool-visibility.js';
+import { isToolVisibleTo } from './is-tool-visible-to.js';
 
 /** One loaded catalogue, immutable: a reload builds another. */
 export interface Catalogue {

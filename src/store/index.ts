@@ -1,7 +1,7 @@
 /** The data access layer as one value handed to the GraphQL layer. */
 import type { DatabaseHandle } from './database.js';
 import { createAccounts } from './accounts.js';
-import { createCatalog } from './catalog.js';
+import { createCatalog } from './catalogue.js';
 import { createIdempotencyKeys } from './idempotency-keys.js';
 import { createReviews } from './reviews.js';
 import { createStorePolicy, type StorePolicyOptions } from './store-policy.js';

@@ -278,7 +278,7 @@ async function trigramSchema(db: AnyDb): Promise<string> {
 
 /**
  * Indexes for the hot queries at catalogue scale (100,000 movies, 1,000,000 reviews), each matching its
- * query's shape exactly (src/store/catalog.ts, reviews.ts, watchlist.ts; test/store/query-plans.test.ts
+ * query's shape exactly (src/store/catalogue.ts, reviews.ts, watchlist.ts; test/store/query-plans.test.ts
  * checks the plans). Titles sort byte-wise as `lower(title)` (`collate "C"` on PostgreSQL).
  */
 function queryIndexes(dialect: Dialect): Migration {

@@ -4,7 +4,7 @@
  * classification). Never the arguments, the result or anything of the caller's identity.
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { ToolRunner } from '../mcp/call-tool.js';
+import type { ToolRunner } from '../mcp/tool-runner.js';
 import { MCP_PROTOCOL_VERSION } from './trace-http-requests.js';
 import type { SpanKit } from './span-kit.js';
 

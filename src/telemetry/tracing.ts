@@ -4,7 +4,7 @@
  */
 import type { LogEvent } from 'kysely';
 import type { Executor } from '../graphql/executor.js';
-import type { ToolRunner } from '../mcp/call-tool.js';
+import type { ToolRunner } from '../mcp/tool-runner.js';
 import type { Dialect } from '../store/database.js';
 import type { TraceListener } from './trace-http-requests.js';
 

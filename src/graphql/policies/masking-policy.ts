@@ -1,8 +1,8 @@
 /**
- * Classifies every error of an executed operation (src/graphql/format-error.ts): deliberate ones pass,
+ * Classifies every error of an executed operation (src/graphql/classify-error.ts): deliberate ones pass,
  * the unknown are masked behind a reference logged once, with the request's own logger.
  */
-import { classifyError, type InternalErrorSink } from '../format-error.js';
+import { classifyError, type InternalErrorSink } from '../classify-error.js';
 import type { ExecutionPolicy } from './execution-policy.js';
 
 export const maskingPolicy: ExecutionPolicy = {

@@ -3,7 +3,7 @@ import { notFound } from '../../errors.js';
 import type { GenreName, NewMovie } from '../../store/tables.js';
 import { writeTransaction } from '../../store/write-transaction.js';
 import type { GraphQLContext } from '../context.js';
-import { parseId } from '../ids.js';
+import { parseId } from '../parse-id.js';
 
 interface MovieFields {
   title?: string | null;

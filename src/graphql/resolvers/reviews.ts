@@ -5,7 +5,7 @@ import { writeTransaction } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { Review } from '../../store/tables.js';
 import { actingUser, type GraphQLContext } from '../context.js';
-import { parseId } from '../ids.js';
+import { parseId } from '../parse-id.js';
 import { resolveSubject, type SubjectInput } from './subjects.js';
 
 export const reviewResolvers = {

@@ -2,7 +2,7 @@
 import { notFound } from '../../errors.js';
 import type { Subject } from '../../store/subject.js';
 import type { GraphQLContext } from '../context.js';
-import { parseId } from '../ids.js';
+import { parseId } from '../parse-id.js';
 
 export interface SubjectInput {
   movieId?: string | null;

@@ -16,7 +16,7 @@ import { createContext, type ContextDependencies } from '../graphql/context.js';
 import type { Executor } from '../graphql/executor.js';
 import type { Logger } from '../logger.js';
 import { isSchemaTool, type CatalogueTool } from '../operations/schema-tool.js';
-import { isToolVisibleTo } from '../operations/tool-visibility.js';
+import { isToolVisibleTo } from '../operations/is-tool-visible-to.js';
 import { splitToolArguments, type SplitArguments } from '../operations/tool-arguments.js';
 import { CANCELLED_MESSAGE } from '../store/store-policy.js';
 import { confirmCall, type ConfirmationChannel, type ConfirmationSigner } from './confirm-call.js';

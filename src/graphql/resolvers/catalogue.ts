@@ -1,9 +1,9 @@
 /** Movies, people and TV shows: lookups, pages, search and their relations. */
 import { notFound, AppError } from '../../errors.js';
 import type { Movie, MovieCast, Person, TvShow, TvShowCast, Episode } from '../../store/tables.js';
-import type { MovieFilter, MovieSortField } from '../../store/catalog.js';
+import type { MovieFilter, MovieSortField } from '../../store/catalogue.js';
 import type { GraphQLContext } from '../context.js';
-import { parseId } from '../ids.js';
+import { parseId } from '../parse-id.js';
 import { toPage } from './pages.js';
 
 const MAX_SEARCH_RESULTS = 50;
