@@ -147,7 +147,8 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
           maxChars: SEARCH_BUDGET_TOKENS * CHARS_PER_TOKEN,
           depth: NEIGHBOUR_DEPTH,
         });
-        // The answer's own size, in the estimate tools/list sizes are given in (tool-size.ts).
+        // The answer's own size, in the estimate tools/list sizes are given in (tool-size.ts); counted
+        // again once the count is in, since its own digits are part of the answer.
         const data = { ...found, tokens: 0 };
         data.tokens = sizeOf({ data, errors: [] }).tokens;
         data.tokens = sizeOf({ data, errors: [] }).tokens;
