@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -20,12 +21,18 @@ export default defineConfig({
   test: {
     // Each file starts its own server on port 0 with its own database, so files run in parallel safely.
     pool: 'forks',
+    // One fork per core. Vitest's default keeps one core free (cores - 1), which on CI's two cores is a
+    // single fork: the files ran one after another while most of them wait on sockets, timers and the
+    // database rather than on the CPU.
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
     globalSetup: ['test/helpers/infra-summary.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: [UNIT], testTimeout: 10_000 } },
+      // Pure functions share nothing between files: one module graph for all of them, not a fresh fork
+      // and a fresh import of src/ per file.
+      { extends: true, test: { name: 'unit', include: [UNIT], testTimeout: 10_000, isolate: false } },
       { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [UNIT, INFRA] } },
       { extends: true, test: { name: 'infra', include: [INFRA] } },
     ],
