@@ -18,6 +18,9 @@ function hostnameOf(hostHeader: string): string {
   }
 }
 
+/** How many allowed Host values are remembered. */
+const KNOWN_HOSTS = 64;
+
 export interface HostCheck {
   /** Whether a request carrying this Host header (name, optionally with a port) may be answered. */
   allows(hostHeader: string): boolean;
@@ -31,8 +34,16 @@ export function createHostCheck(mcp: Config['mcp'], listenHost: string): HostChe
     ...(mcp.allowedHosts ?? (isLoopbackHost(listenHost) ? LOOPBACK_NAMES : [])),
     ...(publicOrigin ? [publicOrigin.hostname] : []),
   ];
+  // Every request names one of a few Host values: those allowed are remembered (bounded, as the header
+  // is the client's), so a URL is not parsed per request.
+  const known = new Set<string>();
   return {
-    allows: (hostHeader) => allowed.includes(hostnameOf(hostHeader)) || allowed.includes(hostHeader),
+    allows(hostHeader) {
+      if (known.has(hostHeader)) return true;
+      const allows = allowed.includes(hostnameOf(hostHeader)) || allowed.includes(hostHeader);
+      if (allows && known.size < KNOWN_HOSTS) known.add(hostHeader);
+      return allows;
+    },
     hostnameOf,
   };
 }

@@ -46,8 +46,43 @@ type Message = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unk
 /** How the SDK classifies an inbound request (route-by-era.ts computes it once per request). */
 export type Classification = ReturnType<typeof classifyInboundRequest>;
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The members the SDK's JSON-RPC request schema allows (it is strict: any other key fails it). */
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * Whether the SDK would classify this POST as a 2025-era request without a claim ("no-claim"), decided
+ * without its zod parses (three per request, two of them failing and building their errors): a JSON-RPC
+ * request its strict schema accepts, not initialize, whose params have no `_meta` (so no envelope claim)
+ * and whose MCP-Protocol-Version header is absent or a 2025 revision. Anything else is the SDK's to say.
+ */
+function isPlainLegacyRequest(message: unknown, headers: CallHeaders): message is Message {
+  const { protocolVersion } = headers;
+  if (protocolVersion !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(protocolVersion)) return false;
+  if (!isPlainObject(message)) return false;
+  for (const key in message) if (!REQUEST_KEYS.has(key)) return false;
+  const { id, method, params } = message;
+  return (
+    message.jsonrpc === '2.0' &&
+    (typeof id === 'string' || Number.isSafeInteger(id)) &&
+    typeof method === 'string' &&
+    method !== 'initialize' &&
+    (params === undefined || (isPlainObject(params) && !('_meta' in params)))
+  );
+}
+
 /** The SDK's classification of a POST's parsed body and standard headers. */
 export function classify(message: unknown, headers: CallHeaders): Classification {
+  if (isPlainLegacyRequest(message, headers)) {
+    const { protocolVersion } = headers;
+    return {
+      kind: 'legacy',
+      reason: 'no-claim',
+      ...(protocolVersion !== undefined ? { requestedVersion: protocolVersion } : {}),
+    };
+  }
   return classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: headers.protocolVersion,
@@ -56,9 +91,6 @@ export function classify(message: unknown, headers: CallHeaders): Classification
     body: message,
   });
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** RFC 9110 optional whitespace around a field value, as the SDK strips it before comparing. */
 const stripOws = (value: string) => value.replace(/^[ \t]+|[ \t]+$/g, '');

@@ -14,7 +14,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { OFFSET_ARGUMENT } from '../operations/tool-arguments.js';
 import type { ResultShape } from '../operations/result-shape.js';
-import type { ToolError } from './to-call-tool-result.js';
+import { isSharedToolResult, type ToolError } from './to-call-tool-result.js';
 import { toolErrorText } from './tool-error-text.js';
 
 interface Truncation {
@@ -47,6 +47,8 @@ export function fitResultBudget(
   // A partial answer's text starts with its error lines: the JSON after them gets what they leave.
   const lines = toolErrorText(structured.errors as ToolError[], call.args);
   const room = maxChars - lines.length;
+  // Most answers fit whole, which the length of their JSON tells (kept for a shared result).
+  if ((call.offset ?? 0) === 0 && structuredLength(result, structured) <= room) return result;
   let fitted: Structured | undefined;
   if (shape.kind === 'list' && Array.isArray(structured.data)) {
     fitted = fitList(structured, structured.data, call, room);
@@ -59,6 +61,18 @@ export function fitResultBudget(
     structuredContent: { ...fitted },
     content: [{ type: 'text', text: lines + JSON.stringify(fitted) }],
   };
+}
+
+/** The JSON length of shared results' structuredContent: they are served many times, unchanged. */
+const sharedLengths = new WeakMap<CallToolResult, number>();
+
+function structuredLength(result: CallToolResult, structured: Structured): number {
+  const shared = isSharedToolResult(result);
+  const kept = shared ? sharedLengths.get(result) : undefined;
+  if (kept !== undefined) return kept;
+  const length = JSON.stringify(structured).length;
+  if (shared) sharedLengths.set(result, length);
+  return length;
 }
 
 function isPage(data: unknown, listKey: string): data is Record<string, unknown> & { totalElements: number } {
