@@ -19,6 +19,8 @@ import { rawCases } from './cases/raw.js';
 import { oversizedBodyCases } from './cases/oversized-bodies.js';
 import { routeSpellingCases } from './cases/route-spellings.js';
 import { schemaToolCases } from './cases/schema-tools.js';
+import { modernRevisionCases } from './cases/modern-revision.js';
+import { oauthEndpointCases } from './cases/oauth-endpoints.js';
 
 export {
   HOSTILE_STRINGS,
@@ -50,5 +52,7 @@ export function generateHostileCorpus(tokens: CorpusTokens): HostileCase[] {
     ...oversizedBodyCases(),
     ...routeSpellingCases(),
     ...schemaToolCases(),
+    ...modernRevisionCases(tokens),
+    ...oauthEndpointCases(),
   ];
 }
