@@ -11,9 +11,10 @@
  * down) nothing is remembered and every request asks the store. A remembered account is trusted for at
  * most `maxAgeMs` (5 s), which bounds what a notice lost on a connection that looks alive can cost.
  *
- * When the store cannot answer in time the token is let through with its own claims: the request can
- * then reach nothing but public data, and every resolver that acts for the viewer loads the account by id
- * and refuses with UNAUTHORIZED when it is gone, so availability of the bearer check follows the store's.
+ * When the store cannot answer in time the token is let through with its own claims, its role capped at
+ * USER (a role only the store can confirm): every resolver that acts for the viewer loads the account by
+ * id and refuses with UNAUTHORIZED when it is gone, so availability of the bearer check follows the
+ * store's, and privilege never outlives a demotion however busy the store is kept.
  */
 import { TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
 import type { AccountChanges } from '../store/account-changes.js';
@@ -105,7 +106,9 @@ export function withAccountCheck(verifier: BearerVerifier, options: AccountCheck
       const identity = await verifier.verify(token);
       if (identity.userId === null) return identity;
       const role = await roleOf(identity.userId);
-      if (role === undefined) return identity;
+      // Unconfirmed, the token is worth no more than USER: anyone can make lookups slow by keeping the
+      // pool busy, and a demoted administrator's old token must not win the role back that way.
+      if (role === undefined) return identity.role === 'ADMIN' ? { ...identity, role: 'USER' } : identity;
       if (role === null)
         throw new InvalidTokenError('The account this token was issued for no longer exists');
       return role === identity.role ? identity : { ...identity, role };

@@ -72,12 +72,23 @@ export function watchSqliteAccountChanges(file: SqliteDatabase.Database): Accoun
 
 /** Reconnection backs off to this and stays there while PostgreSQL is away. */
 const MAX_RECONNECT_DELAY_MS = 2000;
+/** As the pool's connection timeout (src/store/database.ts). */
+const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
 export function watchPostgresAccountChanges(
   url: string,
   schema: string,
-  options: { onConnectionError?: (error: Error) => void } = {},
+  options: {
+    onConnectionError?: (error: Error) => void;
+    /**
+     * Longest wait for the connection and its LISTEN. A connection accepted and then never answered (a
+     * dead route, a frozen pooler) neither fails nor closes: without a deadline the feed would wait on it
+     * for good, not live, and close() would wait with it.
+     */
+    connectTimeoutMs?: number;
+  } = {},
 ): AccountChanges {
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const listeners = createListeners();
   let live = false;
   let closed = false;
@@ -106,7 +117,12 @@ export function watchPostgresAccountChanges(
   async function connect(): Promise<void> {
     // Keep-alive, so a connection that died silently is noticed (a notice lost meanwhile is bounded by
     // the account check's safety TTL).
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      connectionTimeoutMillis: connectTimeoutMs,
+      query_timeout: connectTimeoutMs,
+    });
     client = next;
     next.on('error', lost);
     next.on('end', () => lost());

@@ -137,3 +137,25 @@ describe('the account check remembers accounts until told of a change, for at mo
     await expect(check.verify(1)).rejects.toThrow('no longer exists');
   });
 });
+
+describe('when the store cannot say what the account is now', () => {
+  const adminClaims: BearerVerifier = { verify: async () => identity(2, 'ADMIN') };
+
+  it('a lookup past its deadline lets the token through as USER, never with the ADMIN role it claims', async () => {
+    // Anyone can make lookups slow by keeping the pool busy: a demoted administrator's old token must
+    // not win the role back that way.
+    const checked = withAccountCheck(adminClaims, {
+      findAccount: () => new Promise(() => undefined),
+      timeoutMs: 20,
+    });
+    await expect(checked.verify('2')).resolves.toMatchObject({ userId: 2, role: 'USER' });
+  });
+
+  it('a failed lookup does the same, and a USER token keeps its role', async () => {
+    const findAccount = () => Promise.reject(new Error('connection refused'));
+    const admin = withAccountCheck(adminClaims, { findAccount, timeoutMs: 1000 });
+    await expect(admin.verify('2')).resolves.toMatchObject({ role: 'USER' });
+    const user = withAccountCheck({ verify: async () => identity(1) }, { findAccount, timeoutMs: 1000 });
+    await expect(user.verify('1')).resolves.toMatchObject({ userId: 1, role: 'USER' });
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The PostgreSQL account-change feed (src/store/account-changes.ts) when its connection is accepted but
+ * never answered: a route that went dead, a pooler whose backend froze. Such a connection neither fails
+ * nor closes, so without a deadline the feed would wait on it for good and stay not live (every signed-in
+ * request asking the store) long after the database answers again.
+ */
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { watchPostgresAccountChanges, type AccountChanges } from '../../src/store/account-changes.js';
+
+const url = process.env.TEST_DATABASE_URL;
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/**
+ * A loopback port whose first `held` connections are accepted and then never answered (nor closed);
+ * later ones reach PostgreSQL.
+ */
+async function blackHoleFirst(held: number): Promise<{ url: string; accepted: () => number }> {
+  const target = new URL(url!);
+  const sockets = new Set<net.Socket>();
+  let accepted = 0;
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('error', () => undefined);
+    if (++accepted <= held) return;
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.add(upstream);
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const proxied = new URL(url!);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as net.AddressInfo).port);
+  return { url: proxied.toString(), accepted: () => accepted };
+}
+
+describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
+  it('gives up on a connection that is accepted and never answered, reconnects, and is live again', async () => {
+    const { url: heldUrl, accepted } = await blackHoleFirst(1);
+    const changes: AccountChanges = watchPostgresAccountChanges(heldUrl, 'public', { connectTimeoutMs: 300 });
+    cleanups.push(() => changes.close());
+    await expect.poll(accepted).toBe(1);
+    expect(changes.live()).toBe(false);
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    expect(accepted()).toBe(2);
+  });
+});
