@@ -1,5 +1,13 @@
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type { prettyFactory } from 'pino-pretty';
+
+/**
+ * pino-pretty (30 modules) is required only for the pretty format: a server logging JSON lines
+ * (production, a pipe) never loads it. It is CommonJS, so it loads synchronously.
+ */
+const loadPrettyFactory = (): typeof prettyFactory =>
+  (createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')).prettyFactory;
 
 export type { Logger };
 
@@ -33,7 +41,7 @@ export function createLogger(
   // what is pending when the process exits.
   const out = destination ?? pino.destination({ dest: 1, sync: false });
   if (format === 'pretty') {
-    const prettify = prettyFactory({
+    const prettify = loadPrettyFactory()({
       colorize: destination === undefined && process.stdout.isTTY === true,
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,service',

@@ -11,7 +11,8 @@
  * `PRAGMA data_version`, read in-process on every check (a microsecond, no I/O).
  */
 import type SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './load-pg.js';
 
 /** An account id that changed, or null: any account may have changed (forget them all). */
 export type AccountChangeListener = (userId: number | null) => void;
@@ -117,7 +118,7 @@ export function watchPostgresAccountChanges(
   async function connect(): Promise<void> {
     // Keep-alive, so a connection that died silently is noticed (a notice lost meanwhile is bounded by
     // the account check's safety TTL).
-    const next = new pg.Client({
+    const next = new (await loadPg()).Client({
       connectionString: url,
       keepAlive: true,
       connectionTimeoutMillis: connectTimeoutMs,

@@ -15,7 +15,7 @@ import {
   type LogEvent,
   type SqliteDialectConfig,
 } from 'kysely';
-import pg from 'pg';
+import { loadPg } from './load-pg.js';
 import type { Database } from './tables.js';
 import { withOwnSchemaIntrospection } from './own-schema-introspection.js';
 import { createMigrationProvider } from './migrations.js';
@@ -151,6 +151,7 @@ function withStatementCache(file: SqliteDatabase.Database): SqliteDialectConfig[
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<OpenedDriver> {
+  const pg = await loadPg();
   const schema = options.schema;
   if (schema) {
     // The schema must exist before pooled connections put it first on their search path. `if not

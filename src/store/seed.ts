@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { hashPassword } from '../auth/password.js';
+import { hashPasswordOnThisThread } from '../auth/password.js';
 import { GENRES, type Database } from './tables.js';
 import type { Dialect } from './database.js';
 
@@ -103,7 +103,9 @@ async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unkn
 
 export async function seedDatabase(db: Kysely<Database>, dialect: Dialect, seedFile: string): Promise<void> {
   const seed = seedSchema.parse(JSON.parse(await readFile(seedFile, 'utf8')));
-  const passwordHashes = await Promise.all(seed.users.map((u) => hashPassword(u.password)));
+  // On this thread, one at a time: the memory each hash takes then stays behind once, not once per
+  // thread of the pool (hashPasswordOnThisThread). It runs once, when the store is first created.
+  const passwordHashes = seed.users.map((u) => hashPasswordOnThisThread(u.password));
 
   await insertInChunks(
     seed.users.map((u, i) => ({

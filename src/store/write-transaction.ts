@@ -73,19 +73,19 @@ export async function writeTransaction<T>(
 }
 
 /**
- * A write that is one statement, which commits on its own: on PostgreSQL it is sent alone, one round trip
- * where begin, the statement and commit are three. The signal is checked before it is sent; once sent it
- * is its own commit, so a deadline from then on says the change may have been applied (the transaction's
- * answer once its commit was sent). A request's write under an idempotency key reservation, and every
- * write on SQLite (in process, no round trips to save), still take writeTransaction.
+ * A write that is one statement, which commits on its own: sent alone, it is one statement where begin,
+ * the statement and commit are three (on PostgreSQL one round trip; on SQLite it takes the write lock
+ * itself, waiting out the busy timeout as begin immediate does). The signal is checked before it is sent; once sent it is its own
+ * commit, so a deadline from then on says the change may have been applied (the transaction's answer
+ * once its commit was sent). A request's write under an idempotency key reservation still takes
+ * writeTransaction, so the reservation commits or rolls back with it.
  */
 export async function writeStatement<T>(
   handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
   guard: WriteGuard,
   statement: (db: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
-  if (handle.dialect === 'sqlite' || guard.reservation?.phase === 'none')
-    return writeTransaction(handle, guard, statement);
+  if (guard.reservation?.phase === 'none') return writeTransaction(handle, guard, statement);
   guard.signal?.throwIfAborted();
   const { execution } = guard;
   return handle.db.connection().execute(async (connection) => {
@@ -97,9 +97,12 @@ export async function writeStatement<T>(
     try {
       result = await statement(connection);
     } catch (error) {
-      // Refused by the database (a constraint, a timeout that cancelled it): nothing was written.
-      if (!isTransientStoreError(error) && execution && before) execution.commit = before;
-      throw commitFailure(error);
+      // Refused by the database (a constraint, a timeout that cancelled it) or failed in process on
+      // SQLite (busy included: autocommit rolled it back): nothing was written. Only a PostgreSQL
+      // connection that failed with the statement sent leaves the outcome unknown.
+      const unknown = handle.dialect !== 'sqlite' && isTransientStoreError(error);
+      if (!unknown && execution && before) execution.commit = before;
+      throw unknown ? commitFailure(error) : error;
     }
     if (execution) execution.commit = 'committed';
     return result;

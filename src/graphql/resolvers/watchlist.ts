@@ -8,6 +8,22 @@ import { actingUser, viewerAccount, type GraphQLContext } from '../context.js';
 import { parseId } from '../parse-id.js';
 import { resolveSubject, type SubjectInput } from './subjects.js';
 
+/**
+ * The owner a write on an entry is scoped to. A token that names its account gives the id without a
+ * read: the write matches only that account's rows, and a deleted account has none (its entries go
+ * with it), so whether it still exists is asked only when the write found nothing (missingEntry).
+ */
+async function ownerId(ctx: GraphQLContext, action: string): Promise<number> {
+  return ctx.viewer?.userId ?? (await actingUser(ctx, action)).id;
+}
+
+/** A write that matched no entry: the account is gone (UNAUTHORIZED), or the entry is not its own. */
+async function missingEntry(ctx: GraphQLContext, action: string, itemId: string): Promise<never> {
+  await actingUser(ctx, action);
+  // Another user's entry is reported exactly like a missing one, so ids reveal nothing.
+  throw notFound('WatchlistItem', itemId);
+}
+
 export const watchlistResolvers = {
   Query: {
     async watchlist(_: unknown, _args: unknown, ctx: GraphQLContext) {
@@ -66,22 +82,21 @@ export const watchlistResolvers = {
       }
     },
     async setWatchStatus(_: unknown, args: { itemId: string; status: WatchStatusName }, ctx: GraphQLContext) {
-      const user = await actingUser(ctx, 'setWatchStatus');
+      const userId = await ownerId(ctx, 'setWatchStatus');
       const itemId = parseId(args.itemId, 'itemId');
       const item = await writeStatement(ctx.store.handle, ctx, (trx) =>
-        ctx.store.watchlist.setStatus(user.id, itemId, args.status, trx),
+        ctx.store.watchlist.setStatus(userId, itemId, args.status, trx),
       );
-      // Another user's entry is reported exactly like a missing one, so ids reveal nothing.
-      if (!item) throw notFound('WatchlistItem', args.itemId);
+      if (!item) return missingEntry(ctx, 'setWatchStatus', args.itemId);
       return item;
     },
     async removeFromWatchlist(_: unknown, args: { itemId: string }, ctx: GraphQLContext) {
-      const user = await actingUser(ctx, 'removeFromWatchlist');
+      const userId = await ownerId(ctx, 'removeFromWatchlist');
       const itemId = parseId(args.itemId, 'itemId');
       const removed = await writeStatement(ctx.store.handle, ctx, (trx) =>
-        ctx.store.watchlist.remove(user.id, itemId, trx),
+        ctx.store.watchlist.remove(userId, itemId, trx),
       );
-      if (!removed) throw notFound('WatchlistItem', args.itemId);
+      if (!removed) return missingEntry(ctx, 'removeFromWatchlist', args.itemId);
       return true;
     },
   },
