@@ -345,7 +345,8 @@ describe.skipIf(!available || !databaseUrl)('calls of a shared session held slow
     const intruder = await b.login('mara', 'password');
     a.proxy.stall();
     const running = post(a.server.url, sessionId, toolCall(7, 'getMovie', { id: '1' }));
-    await sleep(300);
+    // The call reaches A's store, which holds it.
+    await expect.poll(() => a.proxy.holding(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(auditOf(a, 'getMovie')).toEqual([]);
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
     expect((await post(b.url, sessionId, cancel, intruder)).status).toBe(404);
