@@ -48,7 +48,6 @@ const toolCall = (
   method: 'tools/call',
   params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
 });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function post(url: string, sessionId: string | undefined, body: unknown, token?: string) {
   return raw(`${url}/mcp`, {
@@ -158,14 +157,12 @@ async function cutPlainCallAndResume(
   expect(stream.status).toBe(200);
   const primingId = await stream.firstEventId;
   stream.cut();
-  // The cut reaches the server while the call still waits for the database.
-  await sleep(200);
-  const resumed = raw(`${resumeOn}/mcp`, { headers: streamHeaders(sessionId, primingId) });
-  await sleep(200);
+  // The call still waits for the stalled database while the cut reaches its server and `resumeOn`
+  // takes up the stream: its 200 comes once it follows the call, whose result must then arrive there.
+  const resumed = await openSse(`${resumeOn}/mcp`, { headers: streamHeaders(sessionId, primingId) });
+  expect(resumed.status).toBe(200);
   running.proxy.resume();
-  const { status, body } = await resumed;
-  expect(status).toBe(200);
-  expect(messagesIn(body)).toEqual([
+  expect(messagesIn(await resumed.ended)).toEqual([
     {
       jsonrpc: '2.0',
       id: 11,

@@ -84,9 +84,12 @@ describe('the /mcp transport in session mode', () => {
     const sessionId = await openSession(server.url);
     // The idle sweep says when it closed this one; a request before that would renew it.
     await expect
-      .poll(() => logs.lines().some((l) => l.msg === 'closing idle MCP session' && l.sessionId === sessionId), {
-        timeout: 10_000,
-      })
+      .poll(
+        () => logs.lines().some((l) => l.msg === 'closing idle MCP session' && l.sessionId === sessionId),
+        {
+          timeout: 10_000,
+        },
+      )
       .toBe(true);
     const evicted = await post(server.url, LIST, {
       'mcp-session-id': sessionId,
