@@ -7,12 +7,12 @@ import net from 'node:net';
 
 export interface TcpProxy {
   port: number;
-  /** Stop moving bytes: queries hang until resume(). What the server sends meanwhile is kept for it. */
+  /** Stop moving bytes: queries hang until resume(). What the connecting side sends meanwhile is kept. */
   stall(): void;
   resume(): void;
   /**
-   * How many connections the server has sent bytes on since the last stall, kept back: each is a
-   * statement waiting on the database (so a test knows its call reached the store before acting on it).
+   * How many connections the connecting side has sent bytes on since the last stall, kept back: in
+   * front of PostgreSQL each is a statement waiting on the database (so a test knows its call reached the store before acting on it).
    */
   holding(): number;
   /**

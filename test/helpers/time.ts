@@ -64,14 +64,3 @@ export function useMovableWallClock(): { advance(ms: number): void; restore(): v
     restore: () => vi.useRealTimers(),
   };
 }
-
-/** A clock a unit test owns: `now()` for the code under test, `advance` to move it. */
-export function createManualClock(start = 0): { now: () => number; advance(ms: number): void } {
-  let current = start;
-  return {
-    now: () => current,
-    advance(ms) {
-      current += ms;
-    },
-  };
-}

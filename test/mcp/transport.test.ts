@@ -83,14 +83,9 @@ describe('the /mcp transport in session mode', () => {
   it('a session idle for longer than MCP_SESSION_IDLE_SECONDS is closed: it then answers 404', async () => {
     const sessionId = await openSession(server.url);
     // The idle sweep says when it closed this one; a request before that would renew it.
-    await expect
-      .poll(
-        () => logs.lines().some((l) => l.msg === 'closing idle MCP session' && l.sessionId === sessionId),
-        {
-          timeout: 10_000,
-        },
-      )
-      .toBe(true);
+    const closedIdle = () =>
+      logs.lines().some((l) => l.msg === 'closing idle MCP session' && l.sessionId === sessionId);
+    await expect.poll(closedIdle, { timeout: 10_000 }).toBe(true);
     const evicted = await post(server.url, LIST, {
       'mcp-session-id': sessionId,
       'mcp-protocol-version': '2025-11-25',
