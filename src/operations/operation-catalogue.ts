@@ -57,7 +57,7 @@ export interface OperationCatalogueOptions {
 }
 
 /** Quiet time after the last file event before reloading: an editor's save is several events. */
-const RELOAD_DEBOUNCE_MS = 150;
+export const RELOAD_DEBOUNCE_MS = 150;
 
 /** The files a catalogue is loaded from, and the lock a reload may be approved against. */
 const CATALOGUE_FILE = /\.graphql$|^tools\.json$|^tools\.lock\.json$/;
@@ -145,7 +145,11 @@ export function createOperationCatalogue(options: OperationCatalogueOptions): Op
     watcher = watch(dir, (_event, file) => {
       // Only what the catalogue is made of (an editor's swap and backup files are not); a platform that
       // does not name the file gets a reload anyway.
-      if (file && !CATALOGUE_FILE.test(file)) return;
+      if (file && !CATALOGUE_FILE.test(file)) {
+        // At debug: the answer to "why did my edit not reload?" without noise from every swap file.
+        logger.debug({ file }, 'operations folder change ignored: not a catalogue file');
+        return;
+      }
       clearTimeout(timer);
       timer = setTimeout(reload, RELOAD_DEBOUNCE_MS);
     });

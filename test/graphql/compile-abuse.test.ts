@@ -5,12 +5,12 @@
  * meanwhile. The bound on /healthz is generous (a shared two-core machine runs this suite): a single
  * compile of this document blocks longer than it.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileHeavyDocument, HEAVY_FIELDS, HEAVY_OPERATION } from '../helpers/compile-heavy-document.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { raw } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { pace } from '../helpers/time.js';
 
 /** Documents per client, each sent twice: 16 requests, within the anonymous limit of 120 a minute. */
 const VARIANTS = 8;
@@ -46,7 +46,7 @@ describe.each(dialects)('compile-heavy documents from anonymous clients on %s', 
       const statuses: number[] = [];
       for (let variant = first; variant < first + VARIANTS; variant++) {
         for (let run = 0; run < 2; run++) {
-          const paced = delay(PACE_MS);
+          const paced = pace(PACE_MS);
           const answer = await raw(`${server.url}/graphql`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },

@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './time.js';
 
 export interface ReceivedSpan {
   traceId: string;
@@ -108,16 +109,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     requests,
     spans: () => [...received],
     async waitFor(predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate(received)) {
-        if (Date.now() > deadline) {
-          throw new Error(
-            `spans not received in ${timeoutMs} ms; got: ${received.map((s) => s.name).join(', ')}` +
-              (problems.length > 0 ? `; ${problems.join('; ')}` : ''),
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitFor(
+        'spans',
+        () => predicate(received),
+        { timeoutMs },
+        () =>
+          `got: ${received.map((s) => s.name).join(', ')}` +
+          (problems.length > 0 ? `; ${problems.join('; ')}` : ''),
+      );
       return [...received];
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -7,9 +7,14 @@ import net from 'node:net';
 
 export interface TcpProxy {
   port: number;
-  /** Stop moving bytes: queries hang until resume(). */
+  /** Stop moving bytes: queries hang until resume(). What the connecting side sends meanwhile is kept. */
   stall(): void;
   resume(): void;
+  /**
+   * How many connections the connecting side has sent bytes on since the last stall, kept back: in
+   * front of PostgreSQL each is a statement waiting on the database (so a test knows its call reached the store before acting on it).
+   */
+  holding(): number;
   /**
    * Stall as soon as the client side sends bytes matching `pattern` (a PostgreSQL query's text, say):
    * those bytes are passed on first, so the statement runs and its answer is what waits. Resolves then.
@@ -30,6 +35,8 @@ interface Pair {
   upstream: net.Socket;
   /** The latest chunk the client side sent, as text (enough to tell one request from another). */
   lastSent: string;
+  /** What the client side sent while stalled, delivered in order on resume. */
+  held: Buffer[];
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
@@ -38,21 +45,20 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   let isDown = false;
   let trap: { pattern: RegExp; sprung: () => void } | undefined;
 
+  // The client side is still read while stalled (into `held`), so the proxy can tell what waits.
   const stall = () => {
     stalled = true;
-    for (const { client, upstream } of pairs) {
-      client.pause();
-      upstream.pause();
-    }
+    for (const { upstream } of pairs) upstream.pause();
   };
 
   const server = net.createServer((client) => {
     if (isDown) return client.destroy();
     const upstream = net.connect(targetPort, targetHost);
-    const pair: Pair = { client, upstream, lastSent: '' };
+    const pair: Pair = { client, upstream, lastSent: '', held: [] };
     pairs.add(pair);
     client.on('data', (chunk: Buffer) => {
       pair.lastSent = chunk.toString('latin1');
+      if (stalled) return void pair.held.push(chunk);
       if (!upstream.write(chunk)) client.pause();
       if (trap?.pattern.test(pair.lastSent)) {
         const { sprung } = trap;
@@ -66,10 +72,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     });
     client.on('drain', () => !stalled && upstream.resume());
     upstream.on('drain', () => !stalled && client.resume());
-    if (stalled) {
-      client.pause();
-      upstream.pause();
-    }
+    if (stalled) upstream.pause();
     const end = () => {
       pairs.delete(pair);
       client.destroy();
@@ -96,11 +99,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     stall,
     resume() {
       stalled = false;
-      for (const { client, upstream } of pairs) {
-        client.resume();
-        upstream.resume();
+      for (const pair of pairs) {
+        for (const chunk of pair.held.splice(0)) pair.upstream.write(chunk);
+        pair.client.resume();
+        pair.upstream.resume();
       }
     },
+    holding: () => [...pairs].filter((pair) => pair.held.length > 0).length,
     stallOn(pattern) {
       return new Promise((sprung) => (trap = { pattern, sprung }));
     },

@@ -16,6 +16,7 @@ import {
   warnIfNoChromium,
 } from '../helpers/chromium.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { outlast } from '../helpers/time.js';
 
 const ARTIFACTS = path.resolve('artifacts');
 
@@ -101,7 +102,7 @@ describe.skipIf(!chromiumAvailable).each(dialects)('GraphiQL in headless Chromiu
     await expect
       .poll(() => page.locator('.graphiql-editor-tool').innerText(), { timeout: 30_000 })
       .toContain('DRAMA');
-    await page.waitForTimeout(1000);
+    await outlast(1000, "GraphiQL's own 100 ms debounce of the operation name has no hook we can read");
     await page.locator('.graphiql-execute-button').click();
     await expect
       .poll(() => page.locator('.graphiql-response').innerText(), { timeout: 30_000 })

@@ -5,10 +5,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Env } from '../../src/config.js';
 import { callTool } from '../helpers/mcp.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { useMovableWallClock } from '../helpers/time.js';
 
 const ME = '{ me { username } }';
 const MOVIE = '{ movie(id: "1") { title } }';
@@ -25,15 +26,18 @@ interface Answer {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits out a refusal: the Retry-After it named, plus a margin for a loaded machine. */
-const waitOut = (seconds: number | string | null | undefined) => sleep(Number(seconds) * 1000 + 300);
-
 describe.each(dialects)('abuse limits on %s', (dialect) => {
   let server: TestServer | undefined;
   const clients: Client[] = [];
+  // The in-memory limiters count fixed windows on Date.now(): the test moves that clock, not waits.
+  let clock: ReturnType<typeof useMovableWallClock>;
+  beforeEach(() => {
+    clock = useMovableWallClock();
+  });
+  /** Moves the clock past a refusal: exactly the Retry-After it named (whole seconds, rounded up). */
+  const skipPast = (seconds: number | string | null | undefined) => clock.advance(Number(seconds) * 1000);
   afterEach(async () => {
+    clock.restore();
     await Promise.all(clients.splice(0).map((client) => client.close()));
     await server?.stop();
     server = undefined;
@@ -115,7 +119,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
     expect(json.headers.get('retry-after')).toMatch(/^[12]$/);
 
-    await waitOut(refused.retryAfter);
+    skipPast(refused.retryAfter);
     expect((await post(ME, {}, bearer(token))).status).toBe(200);
   });
 
@@ -138,7 +142,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     // The tool calls counted on /graphql too.
     expectRefused(await post(ME, {}, bearer(token)), 2);
 
-    await waitOut(seconds);
+    skipPast(seconds);
     expect((await callTool(client, 'getMovie', { id: '1' })).structuredContent.data).toMatchObject({
       title: 'The Shawshank Redemption',
     });
@@ -159,7 +163,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     // The signed-in user at the same address has a quota of its own.
     expect((await post(ME, {}, bearer(token))).status).toBe(200);
 
-    await waitOut(refused.retryAfter);
+    skipPast(refused.retryAfter);
     expect((await post(MOVIE)).body.data).toEqual({ movie: { title: 'The Shawshank Redemption' } });
   });
 
@@ -192,7 +196,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     // Other accounts are unaffected.
     expect((await login('mara', 'password', from('203.0.113.1'))).body.data?.login).toBeTruthy();
 
-    await waitOut(answers.known[3]!.retryAfter);
+    skipPast(answers.known[3]!.retryAfter);
     expect((await login('user', 'user123', from('192.0.2.77'))).body.data?.login).toBeTruthy();
   });
 
@@ -227,7 +231,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     // Another address, and the accounts themselves, are unaffected.
     expect((await login('admin', 'admin123', from('203.0.113.10'))).body.data?.login).toBeTruthy();
 
-    await waitOut(refused.retryAfter);
+    skipPast(refused.retryAfter);
     expect((await login('user', 'user123', attacker)).body.data?.login).toBeTruthy();
   });
 
@@ -247,7 +251,7 @@ describe.each(dialects)('abuse limits on %s', (dialect) => {
     // Signing in is not a registration.
     expect((await login('limited_one', 'secret123')).body.data?.login).toBeTruthy();
 
-    await waitOut(refused.retryAfter);
+    skipPast(refused.retryAfter);
     expect((await register('limited_two')).body.data?.register).toBeTruthy();
   });
 

@@ -21,8 +21,6 @@ const LOGIN = 'mutation ($input: LoginInput!) { login(input: $input) { token } }
 const available = await redisAvailable();
 if (!available) console.warn(`shared-limits tests skipped: no Redis answers at ${REDIS_URL}`);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 afterAll(async () => {
   if (available) await dropKeys(`${RUN_PREFIX}-`);
 });
@@ -66,13 +64,8 @@ describe.skipIf(!available).each(dialects)('rate limits shared through Redis on 
   }
 
   /** Polls /readyz until it reports Redis in the given state (reconnection backs off to 2 s). */
-  async function untilRedis(server: TestServer, state: 'ok' | 'down') {
-    for (let i = 0; i < 100; i += 1) {
-      if ((await readiness(server)).redis === state) return;
-      await sleep(100);
-    }
-    throw new Error(`/readyz never reported redis ${state}`);
-  }
+  const untilRedis = (server: TestServer, state: 'ok' | 'down') =>
+    expect.poll(async () => (await readiness(server)).redis, { timeout: 10_000, interval: 100 }).toBe(state);
 
   it('two instances sharing REDIS_URL enforce one per-user operation limit: reached at the configured count, not twice it', async () => {
     const [a, b] = await twoReplicas({ RATE_LIMIT_USER_OPERATIONS: '6', RATE_LIMIT_WINDOW_SECONDS: '60' });

@@ -13,6 +13,7 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { elicitingClient, removeFromWatchlist, YES } from '../helpers/eliciting-client.js';
 import { callTool, MCP_HEADERS, type Envelope } from '../helpers/mcp.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { raw } from '../helpers/raw-http.js';
 import { messagesIn } from '../helpers/sse.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -23,9 +24,11 @@ const TIMEOUT_SECONDS = 2;
 describe('a 2025 session whose client declares elicitation is asked by elicitation/create', () => {
   let server: TestServer;
   const closers: Array<() => Promise<void>> = [];
+  const logs = captureLogs();
   beforeAll(async () => {
     server = await startTestServer('sqlite', {
       env: { MCP_ELICIT_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) },
+      logger: logs.logger,
     });
   });
   afterEach(async () => {
@@ -47,6 +50,28 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
       server.count('watchlist_items', `user_id = (select id from users where username = '${username}')`);
     return { ...asker, token, items, entries };
   };
+
+  /**
+   * POSTs an answer to question `id` on a session as a raw JSON-RPC response: the SDK client sends
+   * nothing for a question the server has withdrawn, so a late answer must be sent by hand. The
+   * answer is handed to its waiter, if any, before the POST is answered.
+   */
+  const answerTo = (
+    sessionId: string,
+    token: string,
+    id: unknown,
+    answer: Record<string, unknown> = { result: YES },
+  ) =>
+    raw(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...MCP_HEADERS,
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': sessionId,
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id, ...answer }),
+    });
 
   it('accept with confirm=true: the question names the entry, then the entry is removed, in one call', async () => {
     const { client, questions, items, entries } = await userWith();
@@ -87,7 +112,7 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
   });
 
   it('a client that never answers: the call settles after the bound, unconfirmed, and the client is told to stop asking', async () => {
-    const { client, questions, items, entries } = await userWith();
+    const { client, transport, token, questions, items, entries } = await userWith();
     const started = Date.now();
     const result = await removeFromWatchlist(client, items[0]!);
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_SECONDS * 1000 - 50);
@@ -98,9 +123,8 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
     });
     expect(questions).toHaveLength(1);
     await expect.poll(() => questions[0]!.signal.aborted).toBe(true);
-    // Answered after all: too late, nothing happens.
-    questions[0]!.answer(YES);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Answered after all: too late, accepted and dropped; nothing happens.
+    expect((await answerTo(transport.sessionId!, token, questions[0]!.id)).status).toBe(202);
     expect(await entries()).toBe(1);
   });
 
@@ -118,15 +142,25 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
   });
 
   it('a call cancelled while its user is asked ends; a yes that comes after removes nothing', async () => {
-    const { client, questions, items, entries } = await userWith();
+    const { client, transport, token, questions, items, entries } = await userWith();
     const controller = new AbortController();
     const pending = removeFromWatchlist(client, items[0]!, { signal: controller.signal });
     await expect.poll(() => questions.length).toBe(1);
     controller.abort('changed my mind');
     await expect(pending).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    questions[0]!.answer(YES);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server has ended the call (its audit line says so) before the user answers.
+    const outcomes = () =>
+      logs
+        .lines()
+        .filter(
+          (l) =>
+            l.audit === 'tool_call' &&
+            l.tool === 'removeFromWatchlist' &&
+            l.sessionId === transport.sessionId,
+        )
+        .map((l) => l.outcome);
+    await expect.poll(outcomes, { timeout: 5000 }).toEqual(['CANCELLED']);
+    expect((await answerTo(transport.sessionId!, token, questions[0]!.id)).status).toBe(202);
     expect(await entries()).toBe(1);
   });
 
@@ -235,22 +269,6 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
     const pending = removeFromWatchlist(client, items[0]!);
     await expect.poll(() => questions.length).toBe(1);
     // The intruder knows the question's id (as if it had leaked).
-    const answerTo = (
-      sessionId: string,
-      token: string,
-      id: unknown,
-      answer: Record<string, unknown> = { result: YES },
-    ) =>
-      raw(`${server.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          ...MCP_HEADERS,
-          'mcp-protocol-version': '2025-11-25',
-          'mcp-session-id': sessionId,
-          authorization: `Bearer ${token}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id, ...answer }),
-      });
     const { id } = questions[0]!;
     expect(id).toMatch(/^moviedb-elicit-[0-9a-f-]{36}$/);
     expect((await answerTo(transport.sessionId!, intruder.token, id)).status).toBe(404);
@@ -263,10 +281,13 @@ describe('a 2025 session whose client declares elicitation is asked by elicitati
     expect([both.status, (JSON.parse(both.body) as { error: { code: number } }).error.code]).toEqual([
       400, -32600,
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await entries()).toBe(1);
+    // The question still waits: the first answer it takes is the owner's decline, not any above.
     questions[0]!.answer({ action: 'decline' });
-    expect((await pending).structuredContent.errors[0]).toMatchObject({ classification: 'FORBIDDEN' });
+    expect((await pending).structuredContent.errors[0]).toMatchObject({
+      classification: 'FORBIDDEN',
+      extensions: { confirmation: 'declined' },
+    });
+    expect(await entries()).toBe(1);
   });
 });
 

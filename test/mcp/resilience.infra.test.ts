@@ -103,7 +103,8 @@ describe.skipIf(!databaseUrl).each(['sessions', 'stateless'])(
           signal: controller.signal,
         },
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The call reaches the store, which holds it.
+      await expect.poll(() => proxy.holding(), { timeout: 10_000 }).toBeGreaterThan(0);
       controller.abort('changed my mind');
       await expect(pending).rejects.toThrow();
       await expect

@@ -53,8 +53,8 @@ describe.skipIf(!databaseUrl)('MCP 2026-07-28 cancellation with the store stalle
       { name: 'summarizeMovieReviews', arguments: { movieId: '1' } },
       { signal: controller.signal, onprogress: (p) => progress.push(p.message ?? '') },
     );
-    // The call reaches the store (which holds it) well within this on a loaded machine.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The call reaches the store, which holds it.
+    await expect.poll(() => proxy.holding(), { timeout: 10_000 }).toBeGreaterThan(0);
     const aborted = Date.now();
     controller.abort('changed my mind');
     await expect(pending).rejects.toThrow();

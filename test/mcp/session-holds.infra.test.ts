@@ -15,6 +15,7 @@ import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.j
 import { openStream, raw } from '../helpers/raw-http.js';
 import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from '../helpers/redis.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { outlast } from '../helpers/time.js';
 
 const available = await redisAvailable();
 if (!available) console.warn(`session-holds tests skipped: no Redis answers at ${REDIS_URL}`);
@@ -266,8 +267,7 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
     );
     // Redis timed out for each of them: a clear, retryable refusal.
     expect(answers.map((answer) => answer.status)).toEqual(sessions.map(() => 503));
-    // The stall is the scenario's input, not a wait for a condition.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stalled + stallMs - Date.now())));
+    await outlast(stalled + stallMs - Date.now(), "the stall's length is the scenario's input");
     proxy.release();
     await expect.poll(() => busySessions(redis, namespace, sessions), { timeout: 15_000 }).toBe(0);
     expect(await busySessions(redis, namespace, [listener])).toBe(1);

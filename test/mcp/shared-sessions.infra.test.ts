@@ -48,7 +48,6 @@ const toolCall = (
   method: 'tools/call',
   params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
 });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function post(url: string, sessionId: string | undefined, body: unknown, token?: string) {
   return raw(`${url}/mcp`, {
@@ -158,14 +157,12 @@ async function cutPlainCallAndResume(
   expect(stream.status).toBe(200);
   const primingId = await stream.firstEventId;
   stream.cut();
-  // The cut reaches the server while the call still waits for the database.
-  await sleep(200);
-  const resumed = raw(`${resumeOn}/mcp`, { headers: streamHeaders(sessionId, primingId) });
-  await sleep(200);
+  // The call still waits for the stalled database while the cut reaches its server and `resumeOn`
+  // takes up the stream: its 200 comes once it follows the call, whose result must then arrive there.
+  const resumed = await openSse(`${resumeOn}/mcp`, { headers: streamHeaders(sessionId, primingId) });
+  expect(resumed.status).toBe(200);
   running.proxy.resume();
-  const { status, body } = await resumed;
-  expect(status).toBe(200);
-  expect(messagesIn(body)).toEqual([
+  expect(messagesIn(await resumed.ended)).toEqual([
     {
       jsonrpc: '2.0',
       id: 11,
@@ -345,7 +342,8 @@ describe.skipIf(!available || !databaseUrl)('calls of a shared session held slow
     const intruder = await b.login('mara', 'password');
     a.proxy.stall();
     const running = post(a.server.url, sessionId, toolCall(7, 'getMovie', { id: '1' }));
-    await sleep(300);
+    // The call reaches A's store, which holds it.
+    await expect.poll(() => a.proxy.holding(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(auditOf(a, 'getMovie')).toEqual([]);
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
     expect((await post(b.url, sessionId, cancel, intruder)).status).toBe(404);

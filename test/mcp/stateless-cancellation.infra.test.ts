@@ -45,11 +45,13 @@ describe.skipIf(!databaseUrl)('stateless cancellation (postgres)', () => {
     proxy.stall();
     const mine = getMovie(7, '127.0.0.2');
     const alsoMine = getMovie(8, '127.0.0.2');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Both calls reach the store (each on its own connection), which holds them: cancels now find them.
+    await expect.poll(() => proxy.holding(), { timeout: 10_000 }).toBe(2);
     expect((await cancel(7, '127.0.0.3')).status).toBe(202);
     expect((await cancel(7, '127.0.0.2', token)).status).toBe(202);
     expect((await cancel(8, '127.0.0.2')).status).toBe(202);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The cancelled call answers while the store still holds both.
+    const cancelled = await alsoMine;
     proxy.resume();
 
     const answered = JSON.parse((await mine).body) as {
@@ -60,7 +62,6 @@ describe.skipIf(!databaseUrl)('stateless cancellation (postgres)', () => {
       id: 7,
       result: { isError: false, structuredContent: { data: { title: 'The Shawshank Redemption' } } },
     });
-    const cancelled = await alsoMine;
     expect(cancelled.body).toMatch(/cancelled by the client/);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '../helpers/log-capture.js';
 import { INITIALIZE, MCP_HEADERS, callTool, connectClient, openSession } from '../helpers/mcp.js';
 import { raw } from '../helpers/raw-http.js';
 import { messagesIn } from '../helpers/sse.js';
@@ -15,9 +16,11 @@ const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 
 describe('the /mcp transport in session mode', () => {
   let server: TestServer;
+  const logs = captureLogs();
   beforeAll(async () => {
     server = await startTestServer('sqlite', {
       env: { MCP_MAX_SESSIONS: '50', MCP_SESSION_IDLE_SECONDS: '1' },
+      logger: logs.logger,
     });
   });
   afterAll(() => server.stop());
@@ -79,7 +82,10 @@ describe('the /mcp transport in session mode', () => {
 
   it('a session idle for longer than MCP_SESSION_IDLE_SECONDS is closed: it then answers 404', async () => {
     const sessionId = await openSession(server.url);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The idle sweep says when it closed this one; a request before that would renew it.
+    const closedIdle = () =>
+      logs.lines().some((l) => l.msg === 'closing idle MCP session' && l.sessionId === sessionId);
+    await expect.poll(closedIdle, { timeout: 10_000 }).toBe(true);
     const evicted = await post(server.url, LIST, {
       'mcp-session-id': sessionId,
       'mcp-protocol-version': '2025-11-25',

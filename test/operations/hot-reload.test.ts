@@ -13,11 +13,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_TTL_MS, WATCHED_LIST_TTL_MS } from '../../src/mcp/mcp-server.js';
+import { RELOAD_DEBOUNCE_MS } from '../../src/operations/operation-catalogue.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { callTool, connectClient } from '../helpers/mcp.js';
 import { connectModernClient, modernRequest } from '../helpers/mcp-modern.js';
 import { raw } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { outlast } from '../helpers/time.js';
 
 const PROJECT_OPERATIONS = path.resolve(import.meta.dirname, '../../operations');
 const TOP_MOVIES = `# Lists the three best-rated movies.
@@ -38,7 +40,7 @@ describe('hot reload of the operation catalogue', () => {
   let modern: ModernClient;
   let token: string;
   let notifications = 0;
-  const logs = captureLogs();
+  const logs = captureLogs('debug');
 
   const names = async () => (await session.listTools()).tools.map((t) => t.name);
   const logged = (message: string) => logs.lines().filter((line) => line.msg === message);
@@ -153,7 +155,10 @@ describe('hot reload of the operation catalogue', () => {
     const before = reloads() + refusals();
     writeFileSync(path.join(dir, 'NOTES.txt'), 'not an operation');
     writeFileSync(path.join(dir, '.TopMovies.graphql.swp'), 'query {');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The watcher saw both and set them aside: no reload was scheduled for them.
+    const ignored = () =>
+      new Set(logged('operations folder change ignored: not a catalogue file').map((line) => line.file));
+    await expect.poll(ignored, { timeout: 5000 }).toEqual(new Set(['NOTES.txt', '.TopMovies.graphql.swp']));
     expect(reloads() + refusals()).toBe(before);
   });
 
@@ -192,7 +197,7 @@ describe('without OPERATIONS_WATCH (the default outside development)', () => {
       expect(session.getServerCapabilities()?.tools).toEqual({ listChanged: false });
       expect((await modern.listTools()).ttlMs).toBe(LIST_TTL_MS);
       writeFileSync(path.join(dir, 'TopMovies.graphql'), TOP_MOVIES);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await outlast(RELOAD_DEBOUNCE_MS + 350, 'no reload can come: a watcher would have reloaded by now');
       expect((await session.listTools()).tools.map((t) => t.name)).not.toContain('topMovies');
     } finally {
       await Promise.all([session.close(), modern.close()]);

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectClient } from '../helpers/mcp.js';
 import { databaseUrl, startProxiedServer, type ProxiedServer } from '../helpers/proxied-server.js';
 import { classificationOf, startTestServer } from '../helpers/server.js';
+import { pace, waitFor } from '../helpers/time.js';
 
 const TIMEOUT_MS = 1500;
 /** Slack for a loaded 2-core machine on top of the configured deadline. */
 const MARGIN_MS = 1500;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sample {
   caller: string;
@@ -47,11 +47,17 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
 
   /** Polls /readyz until it answers 200 and returns that moment. */
   async function readyAt(): Promise<number> {
-    for (;;) {
-      if (await env.ready()) return performance.now();
-      await sleep(25);
-    }
+    await waitFor('/readyz to answer 200', () => env.ready(), { timeoutMs: 20_000, intervalMs: 25 });
+    return performance.now();
   }
+
+  /** The circuit's state changes logged since line `from`, with their times. */
+  const circuitChanges = (from = 0) =>
+    env.logs
+      .lines()
+      .slice(from)
+      .filter((l) => l.circuit)
+      .map((l) => ({ circuit: l.circuit as string, time: l.time as number }));
 
   async function graphqlOutcome(query: string): Promise<string> {
     const response = await fetch(`${env.server.url}/graphql`, {
@@ -104,7 +110,7 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
           outcome = `THREW ${(error as Error).message}`;
         }
         samples.push({ caller, start, end: performance.now(), outcome });
-        await sleep(40);
+        await pace(40);
       }
     };
     const loops = [
@@ -122,21 +128,39 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
       ),
     ];
 
-    await sleep(500);
-    // Stopped: connections cut and refused.
+    const callers = loops.length;
+    /** How many callers have finished a call that started at or after `at`, with this outcome if given. */
+    const callersSince = (at: number, outcome?: string) =>
+      new Set(
+        samples
+          .filter((s) => s.start >= at && (outcome === undefined || s.outcome === outcome))
+          .map((s) => s.caller),
+      ).size;
+    const phase = { timeout: 20_000, interval: 25 };
+    await expect.poll(() => callersSince(0, 'OK'), phase).toBe(callers);
+    // Stopped: connections cut and refused, until callers are refused and the circuit has opened.
     const cutAt = performance.now();
+    const linesAtCut = env.logs.lines().length;
     env.proxy.down();
-    await sleep(2000);
+    await expect
+      .poll(
+        () =>
+          callersSince(cutAt, 'UNAVAILABLE') > 0 &&
+          circuitChanges(linesAtCut).some((c) => c.circuit === 'open'),
+        phase,
+      )
+      .toBe(true);
     env.proxy.up();
     const readyAfterCut = await readyAt();
-    await sleep(2000);
-    // Frozen: nothing moves on the existing connections.
+    // Every caller has finished a call started inside the recovery bound checked below.
+    await expect.poll(() => callersSince(readyAfterCut + 1000), phase).toBe(callers);
+    // Frozen: nothing moves on the existing connections, until calls started in it time out.
     const frozenAt = performance.now();
     env.proxy.stall();
-    await sleep(2500);
+    await expect.poll(() => callersSince(frozenAt, 'TIMEOUT'), phase).toBeGreaterThan(0);
     env.proxy.resume();
     const readyAfterFreeze = await readyAt();
-    await sleep(2000);
+    await expect.poll(() => callersSince(readyAfterFreeze + 1000), phase).toBe(callers);
     running = false;
     await Promise.all(loops);
     await Promise.all(clients.map((c) => c.close()));
@@ -188,10 +212,18 @@ describe.skipIf(!databaseUrl)('recovery on both endpoints', () => {
       extensions: { classification: 'UNAVAILABLE', retryAfterSeconds: 1 },
     });
     // The database is reachable again but frozen: the probes (the circuit's trials) hang and time out.
+    const linesAtStall = env.logs.lines().length;
     env.proxy.up();
     env.proxy.stall();
-    await sleep(2500);
-    expect(env.logs.lines().some((l) => l.circuit === 'half-open')).toBe(true);
+    // A trial begins (half-open) and is given up only at the probe's own 1 s deadline (open again).
+    const hungTrial = () =>
+      circuitChanges(linesAtStall).some(
+        (change, i, all) =>
+          change.circuit === 'half-open' &&
+          all[i + 1]?.circuit === 'open' &&
+          all[i + 1]!.time - change.time >= 900,
+      );
+    await expect.poll(hungTrial, { timeout: 10_000 }).toBe(true);
     // Calls made meanwhile, then cancelled by their clients.
     for (let i = 0; i < 5; i++) {
       const controller = new AbortController();
