@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectGoldenTable } from '../helpers/golden-table.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { holdRequest } from '../helpers/raw-http.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
@@ -52,36 +53,18 @@ describe.each(dialects)('the /graphql golden table on %s', (dialect) => {
     it('answers every request as the table says, each begun once with the id it answers with', async () => {
       const cases = graphqlCases(token, await expiredToken());
       expect(cases.map((c) => c.name).sort()).toEqual(Object.keys(golden).sort());
-      const spansBefore = receiver ? graphqlServerSpans(receiver.spans()).length : 0;
-      const before = logs.lines().filter((l) => l.msg === 'request').length;
-      const ids: string[] = [];
-      for (const request of cases) {
-        const { answer, requestId } = await sendGolden(server.url, request);
-        expect(answer, request.name).toEqual(golden[request.name]);
-        ids.push(requestId);
-      }
-      const access = () =>
-        logs
-          .lines()
-          .filter((l) => l.msg === 'request')
-          .slice(before);
-      await expect.poll(() => access().length).toBeGreaterThanOrEqual(cases.length);
-      const lines = access();
-      expect(lines).toHaveLength(cases.length);
-      expect(lines.map((l) => l.requestId).sort()).toEqual([...ids].sort());
-      expect(new Set(ids).size).toBe(ids.length);
-      for (const [i, request] of cases.entries()) {
-        const line = lines.find((l) => l.requestId === ids[i]);
-        expect(line, request.name).toMatchObject({
-          status: golden[request.name]!.status,
-          path: request.path.split('?')[0],
-        });
-      }
-      if (receiver) {
-        const wanted = spansBefore + cases.length;
-        const spans = await receiver.waitFor((all) => graphqlServerSpans(all).length >= wanted);
-        expect(graphqlServerSpans(spans)).toHaveLength(wanted);
-      }
+      await expectGoldenTable({
+        cases,
+        expected: (request) => golden[request.name],
+        send: (request) => sendGolden(server.url, request),
+        logs,
+        tracing: receiver && {
+          receiver,
+          serverSpans: graphqlServerSpans,
+          before: graphqlServerSpans(receiver.spans()).length,
+          traced: () => true,
+        },
+      });
     });
   });
 

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectGoldenTable } from '../helpers/golden-table.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { holdRequest } from '../helpers/raw-http.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
@@ -81,39 +82,23 @@ describe.each(dialects)('the /mcp golden table on %s', (dialect) => {
           .filter((k) => k.startsWith(`${mode}: `))
           .sort(),
       );
-      const before = logs.lines().filter((l) => l.msg === 'request').length;
       // The sessions' initializes before the table are /mcp spans too.
       const spansBefore = receiver
         ? mcpServerSpans(await receiver.waitFor((all) => mcpServerSpans(all).length >= (sessions ? 2 : 0)))
             .length
         : 0;
-      const ids: string[] = [];
-      for (const request of cases) {
-        const { answer, requestId } = await sendMcpGolden(server.url, request, sessions);
-        expect(answer, request.name).toEqual(golden[goldenKey(mode, request.name)]);
-        ids.push(requestId);
-      }
-      const access = () =>
-        logs
-          .lines()
-          .filter((l) => l.msg === 'request')
-          .slice(before);
-      await expect.poll(() => access().length).toBeGreaterThanOrEqual(cases.length);
-      const lines = access();
-      expect(lines).toHaveLength(cases.length);
-      expect(new Set(ids).size).toBe(ids.length);
-      for (const [i, request] of cases.entries()) {
-        const line = lines.find((l) => l.requestId === ids[i]);
-        expect(line, request.name).toMatchObject({
-          status: golden[goldenKey(mode, request.name)]!.status,
-          path: request.path.split('?')[0],
-        });
-      }
-      if (receiver) {
-        const wanted = spansBefore + cases.filter((c) => c.path.split('?')[0] === '/mcp').length;
-        const spans = await receiver.waitFor((all) => mcpServerSpans(all).length >= wanted);
-        expect(mcpServerSpans(spans)).toHaveLength(wanted);
-      }
+      await expectGoldenTable({
+        cases,
+        expected: (request) => golden[goldenKey(mode, request.name)],
+        send: (request) => sendMcpGolden(server.url, request, sessions),
+        logs,
+        tracing: receiver && {
+          receiver,
+          serverSpans: mcpServerSpans,
+          before: spansBefore,
+          traced: (request) => request.path.split('?')[0] === '/mcp',
+        },
+      });
     });
 
     it.runIf(tracing === 'off')(
