@@ -4,9 +4,53 @@
  * answer carries, with the answer's status and the request's path, and, when tracing is on, one server
  * span per request of the endpoint.
  */
-import { expect } from 'vitest';
-import type { captureLogs } from './log-capture.js';
-import type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Env } from '../../src/config.js';
+import { captureLogs } from './log-capture.js';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
+import { startTestServer, type TestDialect, type TestServer } from './server.js';
+
+/** The server a table runs against, its log, its trace receiver (tracing on) and a user's token. */
+export interface GoldenServer {
+  server: TestServer;
+  logs: ReturnType<typeof captureLogs>;
+  receiver: OtlpReceiver | undefined;
+  token: string;
+}
+
+/** Starts the table's server before the suite's tests (exporting its spans when `tracing`), stops it after. */
+export function useGoldenServer(dialect: TestDialect, tracing: boolean, env: Env = {}): GoldenServer {
+  const run = { logs: captureLogs('info'), receiver: undefined, token: '' } as unknown as GoldenServer;
+  beforeAll(async () => {
+    run.receiver = tracing ? await startOtlpReceiver() : undefined;
+    run.server = await startTestServer(dialect, {
+      logger: run.logs.logger,
+      env: {
+        ...env,
+        ...(run.receiver
+          ? {
+              OTEL_EXPORTER_OTLP_ENDPOINT: run.receiver.url,
+              OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+              OTEL_BSP_SCHEDULE_DELAY: '50',
+            }
+          : {}),
+      },
+    });
+    run.token = await run.server.login('user', 'user123');
+  });
+  afterAll(async () => {
+    await run.server?.stop();
+    await run.receiver?.close();
+  });
+  return run;
+}
+
+const SERVER_SPAN = 2;
+/** The server spans of the requests whose path `onPath` accepts. */
+export const serverSpans =
+  (onPath: (path: string) => boolean) =>
+  (spans: ReceivedSpan[]): ReceivedSpan[] =>
+    spans.filter((s) => s.kind === SERVER_SPAN && onPath(String(s.attributes['url.path'])));
 
 export interface GoldenTable<
   Request extends { name: string; path: string },
