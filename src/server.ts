@@ -22,7 +22,7 @@ import { createToolRunner } from './mcp/tool-runner.js';
 import { createConfirmationSigner } from './mcp/confirm-call.js';
 import { createPrompts } from './mcp/prompts.js';
 import { createResources } from './mcp/resources.js';
-import { approveByLock } from './mcp/tool-lock.js';
+import { approveByLock, assertMatchesLock } from './mcp/tool-lock.js';
 import { createSchemaTools } from './mcp/schema-tools.js';
 import { createOperationCatalogue } from './operations/operation-catalogue.js';
 import { buildSchema } from './graphql/schema.js';
@@ -103,6 +103,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       resultMaxChars: config.mcp.resultMaxChars,
     }),
   });
+  // In production the catalogue served must be the one its lock approves, from the start as on reload.
+  if (config.nodeEnv === 'production') {
+    await assertMatchesLock(catalogue.current(), config.operations.dir, logger).catch((error: unknown) => {
+      catalogue.close();
+      throw error;
+    });
+  }
   const handle = await openDatabase({
     ...config.database,
     statementTimeoutMs: config.resilience.statementTimeoutMs,

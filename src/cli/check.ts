@@ -9,7 +9,7 @@ import { loadConfig, type Config, type LoadConfigOptions } from '../config.js';
 import { createExecutor } from '../graphql/executor.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createLogger } from '../logger.js';
-import { describeChange, LOCK_FILE, lockChanges, ToolLockError } from '../mcp/tool-lock.js';
+import { assertMatchesLock, LOCK_FILE } from '../mcp/tool-lock.js';
 import { loadOperations } from '../operations/load-operations.js';
 import { createCatalogue } from '../operations/operation-catalogue.js';
 import { describeDatabase, describeFailure } from './describe-failure.js';
@@ -34,26 +34,10 @@ export async function check(_args: string[] = [], options: LoadConfigOptions = {
     const operations = loadOperations(executor, config.operations.dir);
     console.log(`Operations: ok, ${operations.length} tools from ${config.operations.dir}`);
     console.log(formatToolTable(operations));
-    const changes = await lockChanges(
-      createCatalogue(operations),
-      config.operations.dir,
-      createLogger('silent'),
-    );
-    if (changes.length > 0) {
-      console.error(
-        `The tool list differs from ${LOCK_FILE} in ${config.operations.dir}:\n` +
-          changes.map((change) => `  - ${describeChange(change)}`).join('\n') +
-          '\nIf these changes are meant, run moviedb-mcp tools --lock and commit the lock with them.',
-      );
-      return EXIT.DATA;
-    }
+    await assertMatchesLock(createCatalogue(operations), config.operations.dir, createLogger('silent'));
     console.log(`Tool lock: ok, ${LOCK_FILE} matches`);
     return EXIT.OK;
   } catch (error) {
-    if (error instanceof ToolLockError) {
-      console.error(error.message);
-      return EXIT.DATA;
-    }
     const failure = describeFailure(error, config);
     // Schema errors are data errors too: the files are wrong, not the environment.
     const exitCode = failure.exitCode === EXIT.SOFTWARE && config ? EXIT.DATA : failure.exitCode;

@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
+import { ToolLockError } from '../mcp/tool-lock.js';
 import { OperationCatalogueError } from '../operations/load-operations.js';
 import { codeOf } from '../store/db-errors.js';
 import { EXIT } from './exit-codes.js';
@@ -59,7 +60,8 @@ export function describeFailure(error: unknown, config?: Config): Failure {
       exitCode: EXIT.CONFIG,
     };
   }
-  if (error instanceof OperationCatalogueError) return { message: error.message, exitCode: EXIT.DATA };
+  if (error instanceof OperationCatalogueError || error instanceof ToolLockError)
+    return { message: error.message, exitCode: EXIT.DATA };
   const chain = causes(error);
   const code = chain.map(codeOf).find((c) => c !== undefined);
   const syscall = chain.map((e) => (e as { syscall?: unknown } | null)?.syscall).find(Boolean);

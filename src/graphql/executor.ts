@@ -17,7 +17,11 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { createOperationCompiler, type OperationCompiler } from './compile-operation.js';
+import {
+  createOperationCompiler,
+  type ExecuteOperation,
+  type OperationCompiler,
+} from './compile-operation.js';
 import type { CallContext, GraphQLContext } from './context.js';
 import { classifyError, classifyRequestError, type InternalErrorSink } from './classify-error.js';
 import { checkDocumentSize, checkOperationLimits, type OperationLimits } from './limits.js';
@@ -159,6 +163,20 @@ export function createExecutor(
     return errors;
   }
 
+  /**
+   * The run each operation's first attempt chose, for its retries: one operation is one run of its plan
+   * (a client's document is compiled from its second run, within its principal's budget), however often
+   * the store policy repeats it. Chosen on the first attempt, not before the policies, so a call that a
+   * policy answers (a refusal, a cached answer) never counts as a run. Keyed by the args object that
+   * executeOperation makes for each operation.
+   */
+  const chosenRuns = new WeakMap<ExecutionArgs, ExecuteOperation>();
+  function runOf(args: ExecutionArgs, context: CallContext): ExecuteOperation {
+    let run = chosenRuns.get(args);
+    if (!run) chosenRuns.set(args, (run = compiler.executorFor(args.document, args.operationName, context)));
+    return run;
+  }
+
   /** The operation itself, once per attempt the store policy makes, with loaders of its own. */
   const executeOnce: Execute = async ({ args, context, attempt }) => {
     const signal = attempt?.signal ?? context.signal;
@@ -169,8 +187,7 @@ export function createExecutor(
       execution: progress,
       loaders: createLoaders(context.store, signal),
     };
-    const executeCompiled = compiler.executorFor(args.document, args.operationName, context);
-    const result = await executeCompiled({ ...args, schema, contextValue });
+    const result = await runOf(args, context)({ ...args, schema, contextValue });
     return {
       result,
       report: { attempts: 1, commit: progress.commit, replayed: false, answeredBy: 'execution' },
@@ -185,7 +202,8 @@ export function createExecutor(
   async function executeOperation(args: ExecutionArgs): Promise<ExecutionResult> {
     const context = args.contextValue as CallContext;
     const operation = getOperationAST(args.document, args.operationName)?.operation;
-    const { result, report } = await pipeline({ args, context, operation });
+    // A copy of its own: a caller's args object run twice is two operations, two runs.
+    const { result, report } = await pipeline({ args: { ...args }, context, operation });
     // Callers that read the report from their context (the /graphql route, the tool runner) find it there.
     context.execution.attempts = report.attempts;
     context.execution.commit = report.commit;

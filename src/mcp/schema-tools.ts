@@ -15,10 +15,15 @@ import type { OperationLimits } from '../graphql/limits.js';
 import { createOperationAccess } from '../graphql/operation-access.js';
 import { createSchemaSearch } from '../graphql/search-schema.js';
 import { isAppError } from '../errors.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../graphql/execute-idempotently.js';
 import { createArgumentValidatorCompiler } from '../operations/argument-validator.js';
 import { orNull, type JsonSchema } from '../operations/json-schema.js';
 import type { SchemaTool } from '../operations/schema-tool.js';
+import {
+  IDEMPOTENCY_KEY_ARGUMENT,
+  IDEMPOTENCY_KEY_SCHEMA,
+  OFFSET_ARGUMENT,
+  OFFSET_SCHEMA,
+} from '../operations/tool-arguments.js';
 import { defaultToolSettings } from '../operations/tool-settings.js';
 import { CHARS_PER_TOKEN, sizeOf } from '../operations/tool-size.js';
 import { createGraphQLRunner, type ExecuteArguments } from './execute-graphql.js';
@@ -66,6 +71,35 @@ const envelopeOf = (data: JsonSchema, extra: Record<string, JsonSchema> = {}): T
     required: ['data', 'errors'],
   }) as Tool['outputSchema'];
 
+/**
+ * A schema tool's arguments, written once: tools/list shows each with the bounds tools/call checks it
+ * against, so a client learns every limit before it tries.
+ */
+interface ToolInput {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+}
+
+/** What tools/list shows: the arguments as written, unknown keys refused. */
+function listedInputSchema({ properties, required }: ToolInput): Tool['inputSchema'] {
+  const listed: JsonSchema = { type: 'object', properties, required, additionalProperties: false };
+  return listed as Tool['inputSchema'];
+}
+
+/**
+ * What tools/call checks: the same, with a null accepted for an optional argument (models in strict mode
+ * send every key, and null for those they do not use), meaning "not given" as omitting it does.
+ */
+function strictInputSchema({ properties, required }: ToolInput): JsonSchema {
+  const accepting = (name: string, schema: JsonSchema) => (required.includes(name) ? schema : orNull(schema));
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, accepting(name, s)])),
+    required,
+    additionalProperties: false,
+  };
+}
+
 /** The gate's refusal for this caller (UNAUTHORIZED anonymous, FORBIDDEN without the scope), if any. */
 function gateRefusal(viewer: Identity | null, toolName: string): CallToolResult | undefined {
   try {
@@ -92,25 +126,32 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
     writes,
   });
   const execute = createGraphQLRunner({ executor, writes, resultMaxChars: deps.resultMaxChars });
-  const document = { type: 'string', minLength: 1, maxLength: MAX_DOCUMENT_CHARS };
-  const variables = orNull({ type: 'object' });
+  const document: JsonSchema = {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_DOCUMENT_CHARS,
+    description: 'A GraphQL document',
+  };
+  const variables: JsonSchema = { type: 'object' };
   const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
   const entry = (
-    tool: Tool,
-    strict: JsonSchema,
+    { input, ...listed }: Omit<Tool, 'inputSchema'> & { input: ToolInput },
     run: (args: Record<string, unknown>, context: CallContext) => Promise<CallToolResult> | CallToolResult,
-  ): SchemaTool => ({
-    kind: 'schema',
-    toolName: tool.name,
-    requiredScopes: GATE.scopes,
-    requiredRole: 'USER',
-    confirm: false,
-    settings: defaultToolSettings(),
-    validateArguments: compile({ type: 'object', additionalProperties: false, ...strict }),
-    tool,
-    run: async (args, context) => gateRefusal(context.viewer, tool.name) ?? run(args, context),
-  });
+  ): SchemaTool => {
+    const tool: Tool = { ...listed, inputSchema: listedInputSchema(input) };
+    return {
+      kind: 'schema',
+      toolName: tool.name,
+      requiredScopes: GATE.scopes,
+      requiredRole: 'USER',
+      confirm: false,
+      settings: defaultToolSettings(),
+      validateArguments: compile(strictInputSchema(input)),
+      tool,
+      run: async (args, context) => gateRefusal(context.viewer, tool.name) ?? run(args, context),
+    };
+  };
 
   return [
     entry(
@@ -121,9 +162,15 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
           'Finds the GraphQL types, fields and arguments you may use whose names or descriptions hold the ' +
           'keywords: minified SDL with descriptions, the types they lead to and the root fields that reach ' +
           'them, within a budget (tokens, omitted). Search before writing a query for executeGraphQL.',
-        inputSchema: {
-          type: 'object',
-          properties: { query: { type: 'string', description: 'Keywords, e.g. "director rating"' } },
+        input: {
+          properties: {
+            query: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              description: 'Keywords, e.g. "director rating"',
+            },
+          },
           required: ['query'],
         },
         outputSchema: envelopeOf({
@@ -138,7 +185,6 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
         }),
         annotations: readOnly,
       },
-      { properties: { query: { type: 'string', minLength: 1, maxLength: 200 } }, required: ['query'] },
       (args, context) => {
         const found = search({
           keywords: args.query as string,
@@ -162,14 +208,7 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
         description:
           'Checks a GraphQL document without running it: problems with their locations, whether you may ' +
           "use every field, and each operation's depth and cost against the limits.",
-        inputSchema: {
-          type: 'object',
-          properties: {
-            query: { type: 'string', description: 'A GraphQL document' },
-            variables: { type: 'object' },
-          },
-          required: ['query'],
-        },
+        input: { properties: { query: document, variables }, required: ['query'] },
         outputSchema: envelopeOf({
           type: 'object',
           properties: {
@@ -181,7 +220,6 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
         }),
         annotations: readOnly,
       },
-      { properties: { query: document, variables }, required: ['query'] },
       async (args, context) => {
         const { query } = args as { query: string; variables?: Record<string, unknown> | null };
         return answer(validate(query, args.variables as Record<string, unknown> | null, context.viewer));
@@ -194,14 +232,13 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
         description:
           `Runs a GraphQL ${writes ? 'query or mutation' : 'query'} as you, with the same rules as the API; ` +
           "data is GraphQL's data. Find fields with searchSchema first.",
-        inputSchema: {
-          type: 'object',
+        input: {
           properties: {
-            query: { type: 'string', description: 'A GraphQL document' },
-            variables: { type: 'object' },
-            operationName: { type: 'string' },
-            offset: { type: 'integer', minimum: 0 },
-            ...(writes ? { idempotencyKey: { type: 'string', maxLength: 128 } } : {}),
+            query: document,
+            variables,
+            operationName: { type: 'string', minLength: 1, maxLength: 200 },
+            [OFFSET_ARGUMENT]: OFFSET_SCHEMA,
+            ...(writes ? { [IDEMPOTENCY_KEY_ARGUMENT]: IDEMPOTENCY_KEY_SCHEMA } : {}),
           },
           required: ['query'],
         },
@@ -209,18 +246,6 @@ export function createSchemaTools(deps: SchemaToolsDependencies): SchemaTool[] {
         annotations: writes
           ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false }
           : readOnly,
-      },
-      {
-        properties: {
-          query: document,
-          variables,
-          operationName: orNull({ type: 'string', minLength: 1, maxLength: 200 }),
-          offset: orNull({ type: 'integer', minimum: 0, maximum: 100_000 }),
-          ...(writes
-            ? { idempotencyKey: orNull({ type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }) }
-            : {}),
-        },
-        required: ['query'],
       },
       (args, context) => execute(args as ExecuteArguments & Record<string, unknown>, context),
     ),

@@ -3,7 +3,7 @@
  * `moviedb-mcp tools --lock` and reviewed like code. Per tool it keeps every listed field as listed
  * (description, annotations, title, _meta, ...) except the input and output schemas, which it keeps as a
  * hash of their canonical JSON. `moviedb-mcp check` (and so CI) fails when the catalogue's list differs
- * from it, and with NODE_ENV=production a hot reload that differs is refused: a tool list that changes
+ * from it, and with NODE_ENV=production a start-up or a hot reload that differs is refused: a tool list that changes
  * under its clients (a new description telling an agent to do something else, a schema that asks for
  * more) cannot ship unreviewed. See docs/authoring-tools.md, The tool lock.
  */
@@ -154,6 +154,20 @@ export function describeChange(change: LockChange): string {
 /** How the catalogue differs from the lock in `dir` (all of it when there is no lock). */
 export async function lockChanges(catalogue: Catalogue, dir: string, logger: Logger): Promise<LockChange[]> {
   return diffLock(readLock(dir), await lockOf(catalogue, logger));
+}
+
+/**
+ * Throws a ToolLockError naming each tool and field in which the catalogue's tools/list differs from
+ * the lock in `dir`, and what to do: `moviedb-mcp check` and a production start-up refuse the same way.
+ */
+export async function assertMatchesLock(catalogue: Catalogue, dir: string, logger: Logger): Promise<void> {
+  const changes = await lockChanges(catalogue, dir, logger);
+  if (changes.length === 0) return;
+  throw new ToolLockError(
+    `The tool list differs from ${LOCK_FILE} in ${dir}:\n` +
+      changes.map((change) => `  - ${describeChange(change)}`).join('\n') +
+      '\nIf these changes are meant, run moviedb-mcp tools --lock and commit the lock with them.',
+  );
 }
 
 /**

@@ -17,14 +17,19 @@ const MAX_TOKEN_LENGTH = 1024;
 /** Highest offset accepted: more than any list a tool returns today, and a bound on the work asked. */
 const MAX_OFFSET = 100_000;
 
+/** An idempotency key's bounds, for every tool that takes one (the schema tools' executeGraphQL too). */
+export const IDEMPOTENCY_KEY_SCHEMA: JsonSchema = { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source };
+/** An offset's bounds, for every tool that takes one. */
+export const OFFSET_SCHEMA: JsonSchema = { type: 'integer', minimum: 0, maximum: MAX_OFFSET };
+
 /**
  * The checked form of each argument (tools/call validates against it). A null means "not given", as
  * models in strict mode send every key and null for those they do not use.
  */
 const ARGUMENT_SCHEMAS: Record<string, JsonSchema> = {
-  [IDEMPOTENCY_KEY_ARGUMENT]: orNull({ type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source }),
+  [IDEMPOTENCY_KEY_ARGUMENT]: orNull(IDEMPOTENCY_KEY_SCHEMA),
   [CONFIRMATION_TOKEN_ARGUMENT]: orNull({ type: 'string', minLength: 1, maxLength: MAX_TOKEN_LENGTH }),
-  [OFFSET_ARGUMENT]: orNull({ type: 'integer', minimum: 0, maximum: MAX_OFFSET }),
+  [OFFSET_ARGUMENT]: orNull(OFFSET_SCHEMA),
 };
 
 /**

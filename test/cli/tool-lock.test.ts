@@ -3,31 +3,17 @@
  * committed lock, fails naming the tool and the field when an operation changes without the lock, and
  * `tools --lock` approves the change. On a copy of the project's operations folder.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-
-const PROJECT_OPERATIONS = path.resolve(import.meta.dirname, '../../operations');
+import { useOperationsCopy } from '../helpers/operations-copy.js';
 
 // Each test runs the command two or three times; each run compiles the schema and every operation.
 describe('moviedb-mcp check and the tool lock', { timeout: 120_000 }, () => {
-  let dir: string;
-  const env = () => ({ OPERATIONS_DIR: dir });
-  const lockText = () => readFileSync(path.join(dir, 'tools.lock.json'), 'utf8');
-  const edit = (file: string, from: string, to: string) => {
-    const at = path.join(dir, file);
-    const before = readFileSync(at, 'utf8');
-    expect(before).toContain(from);
-    writeFileSync(at, before.replace(from, to));
-  };
-
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'moviedb-lock-'));
-    cpSync(PROJECT_OPERATIONS, dir, { recursive: true });
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir, edit } = useOperationsCopy();
+  const env = () => ({ OPERATIONS_DIR: dir() });
+  const lockText = () => readFileSync(path.join(dir(), 'tools.lock.json'), 'utf8');
 
   it('passes on the committed lock, which is what tools --lock writes for these operations', async () => {
     const committed = lockText();
@@ -73,7 +59,7 @@ describe('moviedb-mcp check and the tool lock', { timeout: 120_000 }, () => {
   it('a changed selection set changes the output schema, and a new operation is not in the lock', async () => {
     edit('GetMovie.graphql', '    tmdbId\n', '');
     writeFileSync(
-      path.join(dir, 'TopMovies.graphql'),
+      path.join(dir(), 'TopMovies.graphql'),
       '# Lists the three best-rated movies.\nquery TopMovies {\n  movies(size: 3) {\n    content {\n      id\n    }\n  }\n}\n',
     );
     const refused = await runCli(['check'], { env: env() });
@@ -84,14 +70,14 @@ describe('moviedb-mcp check and the tool lock', { timeout: 120_000 }, () => {
   });
 
   it('without a lock every tool is unapproved', async () => {
-    unlinkSync(path.join(dir, 'tools.lock.json'));
+    unlinkSync(path.join(dir(), 'tools.lock.json'));
     const refused = await runCli(['check'], { env: env() });
     expect(refused.code).toBe(65);
     expect(refused.stderr.match(/^ {2}- \w+: not in the lock$/gm)).toHaveLength(9);
   });
 
   it('a lock that is not JSON exits 65 with what to do', async () => {
-    writeFileSync(path.join(dir, 'tools.lock.json'), '{"revisions": ');
+    writeFileSync(path.join(dir(), 'tools.lock.json'), '{"revisions": ');
     const refused = await runCli(['check'], { env: env() });
     expect(refused.code).toBe(65);
     expect(refused.stderr).toMatch(/^tools\.lock\.json is not JSON .*run moviedb-mcp tools --lock$/m);

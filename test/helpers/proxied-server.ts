@@ -25,13 +25,14 @@ export interface ProxiedServer {
   stop(): Promise<void>;
 }
 
-export async function startProxiedServer(env: Env): Promise<ProxiedServer> {
+/** `logLevel` is what `logs` keeps (info unless told): 'debug' for the compiler's decisions, say. */
+export async function startProxiedServer(env: Env, logLevel = 'info'): Promise<ProxiedServer> {
   const target = new URL(databaseUrl!);
   const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
   const url = new URL(databaseUrl!);
   url.hostname = '127.0.0.1';
   url.port = String(proxy.port);
-  const logs = captureLogs();
+  const logs = captureLogs(logLevel);
   let armed: RegExp | undefined;
   let stalled = false;
   let rollbacks = 0;

@@ -6,82 +6,40 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureLogs } from '../helpers/log-capture.js';
+import { describe, expect, it } from 'vitest';
+import { expectGoldenTable, serverSpans, useGoldenServer } from '../helpers/golden-table.js';
 import { holdRequest } from '../helpers/raw-http.js';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
-import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { dialects, startTestServer } from '../helpers/server.js';
 import { expiredToken, graphqlCases, sendGolden, type GoldenAnswer } from './golden/graphql-cases.js';
 
 const golden = JSON.parse(
   readFileSync(path.join(import.meta.dirname, 'golden/graphql-golden.json'), 'utf8'),
 ) as Record<string, GoldenAnswer>;
 
-const SERVER = 2;
-const graphqlServerSpans = (spans: ReceivedSpan[]) =>
-  spans.filter((s) => s.kind === SERVER && String(s.attributes['url.path']).startsWith('/graphql'));
+const graphqlServerSpans = serverSpans((path) => path.startsWith('/graphql'));
 
 describe.each(dialects)('the /graphql golden table on %s', (dialect) => {
   describe.each(['off', 'on'])('with tracing %s', (tracing) => {
-    const logs = captureLogs('info');
-    let server: TestServer;
-    let receiver: OtlpReceiver | undefined;
-    let token = '';
-
-    beforeAll(async () => {
-      receiver = tracing === 'on' ? await startOtlpReceiver() : undefined;
-      server = await startTestServer(dialect, {
-        logger: logs.logger,
-        env: receiver
-          ? {
-              OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-              OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-              OTEL_BSP_SCHEDULE_DELAY: '50',
-            }
-          : {},
-      });
-      token = await server.login('user', 'user123');
-      // The sign-in's own span, so that the table's spans are counted from here.
-      await receiver?.waitFor((spans) => graphqlServerSpans(spans).length === 1);
-    });
-    afterAll(async () => {
-      await server?.stop();
-      await receiver?.close();
-    });
+    const run = useGoldenServer(dialect, tracing === 'on');
 
     it('answers every request as the table says, each begun once with the id it answers with', async () => {
-      const cases = graphqlCases(token, await expiredToken());
+      const { server, logs, receiver } = run;
+      const cases = graphqlCases(run.token, await expiredToken());
       expect(cases.map((c) => c.name).sort()).toEqual(Object.keys(golden).sort());
-      const spansBefore = receiver ? graphqlServerSpans(receiver.spans()).length : 0;
-      const before = logs.lines().filter((l) => l.msg === 'request').length;
-      const ids: string[] = [];
-      for (const request of cases) {
-        const { answer, requestId } = await sendGolden(server.url, request);
-        expect(answer, request.name).toEqual(golden[request.name]);
-        ids.push(requestId);
-      }
-      const access = () =>
-        logs
-          .lines()
-          .filter((l) => l.msg === 'request')
-          .slice(before);
-      await expect.poll(() => access().length).toBeGreaterThanOrEqual(cases.length);
-      const lines = access();
-      expect(lines).toHaveLength(cases.length);
-      expect(lines.map((l) => l.requestId).sort()).toEqual([...ids].sort());
-      expect(new Set(ids).size).toBe(ids.length);
-      for (const [i, request] of cases.entries()) {
-        const line = lines.find((l) => l.requestId === ids[i]);
-        expect(line, request.name).toMatchObject({
-          status: golden[request.name]!.status,
-          path: request.path.split('?')[0],
-        });
-      }
-      if (receiver) {
-        const wanted = spansBefore + cases.length;
-        const spans = await receiver.waitFor((all) => graphqlServerSpans(all).length >= wanted);
-        expect(graphqlServerSpans(spans)).toHaveLength(wanted);
-      }
+      await expectGoldenTable({
+        cases,
+        expected: (request) => golden[request.name],
+        send: (request) => sendGolden(server.url, request),
+        logs,
+        tracing: receiver && {
+          receiver,
+          serverSpans: graphqlServerSpans,
+          // The sign-in's own span is counted before the table's.
+          before: graphqlServerSpans(await receiver.waitFor((all) => graphqlServerSpans(all).length >= 1))
+            .length,
+          traced: () => true,
+        },
+      });
     });
   });
 

@@ -6,11 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureLogs } from '../helpers/log-capture.js';
+import { describe, expect, it } from 'vitest';
+import { expectGoldenTable, serverSpans, useGoldenServer } from '../helpers/golden-table.js';
 import { holdRequest } from '../helpers/raw-http.js';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
-import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+import { dialects, startTestServer } from '../helpers/server.js';
 import { expiredToken, type GoldenAnswer } from './golden/graphql-cases.js';
 import {
   goldenKey,
@@ -26,9 +25,7 @@ const golden = JSON.parse(
   readFileSync(path.join(import.meta.dirname, 'golden/mcp-golden.json'), 'utf8'),
 ) as Record<string, GoldenAnswer>;
 
-const SERVER = 2;
-const mcpServerSpans = (spans: ReceivedSpan[]) =>
-  spans.filter((s) => s.kind === SERVER && s.attributes['url.path'] === '/mcp');
+const mcpServerSpans = serverSpans((path) => path === '/mcp');
 
 const runs: [McpMode, 'off' | 'on'][] = [
   ['stateless', 'off'],
@@ -39,34 +36,10 @@ const runs: [McpMode, 'off' | 'on'][] = [
 
 describe.each(dialects)('the /mcp golden table on %s', (dialect) => {
   describe.each(runs)('in %s mode, tracing %s', (mode, tracing) => {
-    const logs = captureLogs('info');
-    let server: TestServer;
-    let receiver: OtlpReceiver | undefined;
-    let token = '';
-
-    beforeAll(async () => {
-      receiver = tracing === 'on' ? await startOtlpReceiver() : undefined;
-      server = await startTestServer(dialect, {
-        logger: logs.logger,
-        env: {
-          MCP_MODE: mode,
-          ...(receiver
-            ? {
-                OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-                OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-                OTEL_BSP_SCHEDULE_DELAY: '50',
-              }
-            : {}),
-        },
-      });
-      token = await server.login('user', 'user123');
-    });
-    afterAll(async () => {
-      await server?.stop();
-      await receiver?.close();
-    });
+    const run = useGoldenServer(dialect, tracing === 'on', { MCP_MODE: mode });
 
     it('answers every request as the table says, each begun once with the id it answers with', async () => {
+      const { server, logs, receiver, token } = run;
       const sessions =
         mode === 'sessions'
           ? await openSessions(server.url, token, await server.login('mara', 'password'))
@@ -81,39 +54,23 @@ describe.each(dialects)('the /mcp golden table on %s', (dialect) => {
           .filter((k) => k.startsWith(`${mode}: `))
           .sort(),
       );
-      const before = logs.lines().filter((l) => l.msg === 'request').length;
       // The sessions' initializes before the table are /mcp spans too.
       const spansBefore = receiver
         ? mcpServerSpans(await receiver.waitFor((all) => mcpServerSpans(all).length >= (sessions ? 2 : 0)))
             .length
         : 0;
-      const ids: string[] = [];
-      for (const request of cases) {
-        const { answer, requestId } = await sendMcpGolden(server.url, request, sessions);
-        expect(answer, request.name).toEqual(golden[goldenKey(mode, request.name)]);
-        ids.push(requestId);
-      }
-      const access = () =>
-        logs
-          .lines()
-          .filter((l) => l.msg === 'request')
-          .slice(before);
-      await expect.poll(() => access().length).toBeGreaterThanOrEqual(cases.length);
-      const lines = access();
-      expect(lines).toHaveLength(cases.length);
-      expect(new Set(ids).size).toBe(ids.length);
-      for (const [i, request] of cases.entries()) {
-        const line = lines.find((l) => l.requestId === ids[i]);
-        expect(line, request.name).toMatchObject({
-          status: golden[goldenKey(mode, request.name)]!.status,
-          path: request.path.split('?')[0],
-        });
-      }
-      if (receiver) {
-        const wanted = spansBefore + cases.filter((c) => c.path.split('?')[0] === '/mcp').length;
-        const spans = await receiver.waitFor((all) => mcpServerSpans(all).length >= wanted);
-        expect(mcpServerSpans(spans)).toHaveLength(wanted);
-      }
+      await expectGoldenTable({
+        cases,
+        expected: (request) => golden[goldenKey(mode, request.name)],
+        send: (request) => sendMcpGolden(server.url, request, sessions),
+        logs,
+        tracing: receiver && {
+          receiver,
+          serverSpans: mcpServerSpans,
+          before: spansBefore,
+          traced: (request) => request.path.split('?')[0] === '/mcp',
+        },
+      });
     });
 
     it.runIf(tracing === 'off')(
@@ -127,7 +84,7 @@ describe.each(dialects)('the /mcp golden table on %s', (dialect) => {
           body: JSON.stringify({ query: '{ movie(id: "1") { title } }' }),
         });
         const closing = draining.stop();
-        const request = mcpCases(token, '').find((c) => c.name === 'mcp 2025 anonymous tools/call')!;
+        const request = mcpCases(run.token, '').find((c) => c.name === 'mcp 2025 anonymous tools/call')!;
         let refused: GoldenAnswer | undefined;
         await expect
           .poll(async () => (refused = (await sendMcpGolden(draining.url, request)).answer).status)

@@ -48,6 +48,16 @@ function fragmentBomb(levels: number): string {
   return `{ movie(id: "1") { ...F${levels} } }\n${fragments.join('\n')}`;
 }
 
+/** The bounds a listed argument may carry. */
+interface Bounds {
+  type?: string;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
 const ADD = 'mutation { addToWatchlist(subject: { movieId: "7" }) { id } }';
 
 describe.each(dialects)('schema tools on %s', (dialect) => {
@@ -267,6 +277,68 @@ describe.each(dialects)('schema tools on %s', (dialect) => {
       expect(await write.count('watchlist_items')).toBe(before + 1);
     } finally {
       await Promise.all([narrow.close(), client.close()]);
+    }
+  });
+
+  it('tools/list shows the bounds tools/call enforces: each listed string and integer argument is bounded, accepted at its bound and refused just past it', async () => {
+    const client = await connectClient(write.url, writeToken);
+    try {
+      const tools = (await client.listTools()).tools.filter((tool) => SCHEMA_TOOLS.includes(tool.name));
+      expect(tools.map((tool) => tool.name).sort()).toEqual(SCHEMA_TOOLS);
+      for (const tool of tools) {
+        const schema = tool.inputSchema as {
+          properties: Record<string, Bounds>;
+          additionalProperties?: boolean;
+        };
+        expect(schema.additionalProperties, tool.name).toBe(false);
+        const base = { query: tool.name === 'searchSchema' ? 'director' : '{ __typename }' };
+        /** The argument the call was refused for, if its arguments were refused. */
+        const refusedFor = async (name: string, value: unknown) => {
+          const result = await callTool(client, tool.name, { ...base, [name]: value });
+          const error = result.structuredContent.errors[0];
+          return error?.message.startsWith(`Invalid arguments for ${tool.name}:`)
+            ? error.extensions?.field
+            : undefined;
+        };
+        for (const [name, bounds] of Object.entries(schema.properties)) {
+          const where = `${tool.name}.${name}`;
+          // A string of that length: a document or keywords padded with blanks mean the same.
+          const ofLength = (length: number) =>
+            name === 'query' ? base.query.slice(0, length).padEnd(length, ' ') : 'a'.repeat(length);
+          if (bounds.type === 'string') {
+            expect(bounds.maxLength ?? bounds.pattern, `${where} has an upper bound`).toBeDefined();
+            if (bounds.maxLength !== undefined) {
+              expect(await refusedFor(name, ofLength(bounds.maxLength)), where).toBeUndefined();
+              expect(await refusedFor(name, ofLength(bounds.maxLength + 1)), where).toBe(name);
+            }
+            if (bounds.minLength !== undefined) {
+              expect(await refusedFor(name, ofLength(bounds.minLength)), where).toBeUndefined();
+              expect(await refusedFor(name, ofLength(bounds.minLength - 1)), where).toBe(name);
+            }
+            if (bounds.pattern !== undefined) {
+              const pattern = new RegExp(bounds.pattern);
+              expect([pattern.test('key-1'), pattern.test('no key!')], where).toEqual([true, false]);
+              expect(await refusedFor(name, 'key-1'), where).toBeUndefined();
+              expect(await refusedFor(name, 'no key!'), where).toBe(name);
+            }
+          }
+          if (bounds.type === 'integer') {
+            expect([bounds.minimum, bounds.maximum], `${where} is bounded`).toEqual([
+              expect.any(Number),
+              expect.any(Number),
+            ]);
+            for (const [at, past] of [
+              [bounds.minimum!, bounds.minimum! - 1],
+              [bounds.maximum!, bounds.maximum! + 1],
+            ]) {
+              expect(await refusedFor(name, at), where).toBeUndefined();
+              expect(await refusedFor(name, past), where).toBe(name);
+            }
+          }
+        }
+      }
+    } finally {
+      await client.close();
     }
   });
 

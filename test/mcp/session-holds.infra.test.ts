@@ -3,7 +3,8 @@
  * that keeps Redis's answers or stalls it: a request whose client goes away while its session call to
  * Redis is pending releases its hold all the same (initialize, a POST on the lean path and on the SDK's,
  * a GET stream), and commands a stall delivered late pin nothing. Busy is read from Redis itself: a
- * session is busy while a request holds it (a live lease, or a busy count whose replica is alive).
+ * session is busy while a request holds it (a lease that has not lapsed); each scenario first sees its
+ * sessions busy while Redis keeps its answers, so the reading is of the keys the store writes.
  */
 import net from 'node:net';
 import { Redis } from 'ioredis';
@@ -32,7 +33,11 @@ const CALL = {
 const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 const PROBE_CLIENT = 'half-closed-probe';
 
-/** Sessions of `namespace` that a request holds, as Redis sees them now. */
+/**
+ * Sessions of `namespace` that a request holds, as Redis sees them now: those whose hash
+ * (src/shared-state/redis-session-store.ts) has a lease `l:<hold>` that has not lapsed, the rule the
+ * store's own scripts apply.
+ */
 async function busySessions(redis: Redis, namespace: string, among?: string[]): Promise<number> {
   const [seconds, micros] = await redis.time();
   const now = Number(seconds) * 1000 + Number(micros) / 1000;
@@ -49,16 +54,9 @@ async function busySessions(redis: Redis, namespace: string, among?: string[]): 
   let busy = 0;
   for (const id of ids) {
     const fields = await redis.hgetall(table.session(id));
-    let held = false;
-    for (const [field, value] of Object.entries(fields)) {
-      if (field.startsWith('l:') && Number(value) > now) held = true;
-      if (
-        field.startsWith('b:') &&
-        Number(value) > 0 &&
-        (await redis.exists(`${namespace}:mcp:r:${field.slice(2)}`))
-      )
-        held = true;
-    }
+    const held = Object.entries(fields).some(
+      ([field, lapsesAt]) => field.startsWith('l:') && Number(lapsesAt) > now,
+    );
     if (held) busy += 1;
   }
   return busy;
@@ -162,6 +160,7 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
           send(server, { method: 'POST', headers: MCP_HEADERS, body, from: `127.0.0.${20 + address}` }, true),
         );
     await expect.poll(() => proxy.sentCount(PROBE_CLIENT), { timeout: 20_000 }).toBe(100);
+    await expect.poll(() => busySessions(redis, namespace)).toBeGreaterThan(0);
     await Promise.all(cuts.map(({ closed }) => closed));
     proxy.release();
     await expect.poll(() => busySessions(redis, namespace), { timeout: 15_000 }).toBe(0);
@@ -200,6 +199,7 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
         ),
       );
       await cutOnceSent(proxy, server, cuts, sessions, 100);
+      await expect.poll(() => busySessions(redis, namespace, sessions)).toBeGreaterThan(0);
       proxy.release();
       await expect.poll(() => busySessions(redis, namespace, sessions), { timeout: 15_000 }).toBe(0);
       expect(await openSessionStatus(server, token)).toBe(200);
@@ -223,6 +223,7 @@ describe.skipIf(!available)('session holds with Redis behind a proxy that keeps 
       ),
     );
     await cutOnceSent(proxy, server, cuts, sessions, 100);
+    await expect.poll(() => busySessions(redis, namespace, sessions)).toBeGreaterThan(0);
     proxy.release();
     await expect.poll(() => busySessions(redis, namespace, sessions), { timeout: 15_000 }).toBe(0);
     const statuses: number[] = [];
