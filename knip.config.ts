@@ -33,6 +33,9 @@ const config: KnipConfig = {
     // The drivers import the clients .ci/real-clients.sh installs at pinned versions into a cache folder
     // outside the project, never into package.json.
     '.ci/clients/*.mjs': ['unlisted'],
+    // Left as it is while another branch splits this file (its HOSTILE_STRINGS and SessionRef are used
+    // only inside it today); drop this line once the split lands and knip passes without it.
+    'test/hostile/hostile-cases.ts': ['exports', 'types'],
   },
 };
 

@@ -18,7 +18,7 @@ import { applyValidationDirectives } from './validation-directives.js';
 /** schema/ at the project root, found relative to this file from both src/ and dist/. */
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schema');
 
-export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
+function loadTypeDefs(dir = SCHEMA_DIR): string[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.graphql'))
     .sort()

@@ -7,7 +7,7 @@
 import { IDEMPOTENCY_KEY_PATTERN } from '../graphql/execute-idempotently.js';
 import { orNull, type JsonSchema } from './json-schema.js';
 
-export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
+const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
 export const CONFIRMATION_TOKEN_ARGUMENT = 'confirmationToken';
 export const OFFSET_ARGUMENT = 'offset';
 export const RESERVED_ARGUMENTS = [IDEMPOTENCY_KEY_ARGUMENT, CONFIRMATION_TOKEN_ARGUMENT, OFFSET_ARGUMENT];

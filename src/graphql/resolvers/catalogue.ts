@@ -20,7 +20,7 @@ async function loadOrNotFound<T>(
 }
 
 /** Tells union and interface members apart by a column only that table has. */
-export function typeOfRow(row: object): 'Movie' | 'TvShow' | 'Person' {
+function typeOfRow(row: object): 'Movie' | 'TvShow' | 'Person' {
   if ('release_year' in row) return 'Movie';
   if ('start_year' in row) return 'TvShow';
   return 'Person';
