@@ -6,7 +6,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { accountResolvers } from './resolvers/accounts.js';
 import { adminResolvers } from './resolvers/admin.js';
-import { catalogResolvers } from './resolvers/catalogue.js';
+import { catalogueResolvers } from './resolvers/catalogue.js';
 import { reviewResolvers } from './resolvers/reviews.js';
 import { watchlistResolvers } from './resolvers/watchlist.js';
 import { DateTimeScalar } from './scalars.js';
@@ -30,7 +30,7 @@ export function buildSchema(dir = SCHEMA_DIR): GraphQLSchema {
     typeDefs: loadTypeDefs(dir),
     resolvers: [
       { DateTime: DateTimeScalar },
-      catalogResolvers,
+      catalogueResolvers,
       accountResolvers,
       reviewResolvers,
       watchlistResolvers,
