@@ -1,4 +1,7 @@
-/** The cases of `npm run bench`: the bare baseline first (every ratio is to it), then /graphql and tools/call. */
+/**
+ * The cases of `npm run bench`: the bare baseline first (every ratio is to it), then /graphql and
+ * tools/call.
+ */
 import type { Case } from './measure.js';
 import { isToolResult, toolCalls } from './requests.js';
 import type { Proc } from './start-process.js';

@@ -1,4 +1,7 @@
-/** A fresh store for each benchmarked server: a data folder of its own, or a PostgreSQL schema dropped afterwards. */
+/**
+ * A fresh store for each benchmarked server: a data folder of its own, or a PostgreSQL schema dropped
+ * afterwards.
+ */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 

@@ -1,4 +1,7 @@
-/** One case measured: autocannon runs against one server, with its CPU, heap, GC and latency as seen from both ends. */
+/**
+ * One case measured: autocannon runs against one server, with its CPU, heap, GC and latency as seen from
+ * both ends.
+ */
 import autocannon from 'autocannon';
 import { watchCpuWait } from './cpu-wait.js';
 import { percentile } from './percentile.js';

@@ -1,4 +1,7 @@
-/** The requests the benchmark sends: signing in and the watch list over /graphql, MCP initialize and tools/call. */
+/**
+ * The requests the benchmark sends: signing in and the watch list over /graphql, MCP initialize and
+ * tools/call.
+ */
 import type autocannon from 'autocannon';
 
 async function graphql<T>(port: number, query: string, bearer?: string): Promise<T> {
