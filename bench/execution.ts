@@ -128,7 +128,7 @@ const statements: { name: string; built: () => Promise<unknown>; prepared: () =>
   {
     name: '10 movies by id (loader)',
     built: () => db.selectFrom('movies').selectAll().where('id', 'in', tenIds).execute(),
-    prepared: () => store.catalog.moviesByIds(tenIds),
+    prepared: () => store.catalogue.moviesByIds(tenIds),
   },
   {
     name: 'role of an account (account check)',

@@ -75,7 +75,7 @@ const shutdown = section(
 );
 
 /** The configuration: every setting, grouped by area; `Config` is what it parses to. */
-export const configSchema = section(
+const configSchema = section(
   'Server',
   z.object({
     nodeEnv: setting(

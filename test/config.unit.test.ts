@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig, SETTING_NAMES } from '../src/config.js';
@@ -109,8 +110,7 @@ describe('session and shutdown settings', () => {
 });
 
 describe('loadConfig: the database in parts', () => {
-  it('builds a URL whose password survives any character, as pg reads it back', async () => {
-    const { parse } = await import('pg-connection-string');
+  it('builds a URL whose password survives any character, as pg reads it back', () => {
     const password = 'p@ss/w:rd#?%&= x';
     const config = loadConfig({
       DATABASE_HOST: 'db.internal',
@@ -119,10 +119,11 @@ describe('loadConfig: the database in parts', () => {
       DATABASE_PASSWORD: password,
       DATABASE_NAME: 'movies',
     });
-    const parsed = parse(config.database.url!);
+    // pg's client parses its connectionString when built, without connecting.
+    const parsed = new pg.Client({ connectionString: config.database.url! });
     expect(parsed).toMatchObject({
       host: 'db.internal',
-      port: '6543',
+      port: 6543,
       user: 'movie@admin',
       password,
       database: 'movies',

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const NGINX_TEMPLATE = path.join(PROJECT_ROOT, 'deploy', 'nginx', 'moviedb.conf.template');
+const NGINX_TEMPLATE = path.join(PROJECT_ROOT, 'deploy', 'nginx', 'moviedb.conf.template');
 
 /** The values of the template's placeholders, by name. */
 export interface LoadBalancerValues {

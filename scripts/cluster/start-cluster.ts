@@ -41,7 +41,7 @@ export interface ClusterOptions {
 /** As in docker-compose.yml (app-1, app-2). */
 export const REPLICAS = 2;
 
-export interface ClusterProcess {
+interface ClusterProcess {
   name: string;
   pid: number;
   /** Stdout and stderr of the process. */
@@ -93,7 +93,7 @@ export function buildIfStale(): void {
 }
 
 /** A TCP port the OS reports free on 127.0.0.1. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;

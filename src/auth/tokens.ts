@@ -19,7 +19,7 @@ export interface TokenSettings {
  * What an OAuth grant narrows (src/oauth/): the granted scopes (a `scope` claim), the resource the token
  * is for (RFC 8707: added to `aud` beside this server's own audience) and a shorter lifetime.
  */
-export interface TokenGrant {
+interface TokenGrant {
   scopes: readonly string[];
   resource: string;
   ttlSeconds: number;

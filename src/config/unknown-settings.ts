@@ -64,7 +64,7 @@ export function closestSetting(name: string, known: readonly string[]): string |
 }
 
 /** The namespaces of a list of settings: the first word of each name (HOST, PORT have none). */
-export function namespacesOf(known: readonly string[]): string[] {
+function namespacesOf(known: readonly string[]): string[] {
   const prefixes = known.flatMap((name) => /^[A-Z0-9]+_/.exec(name)?.[0] ?? []);
   return [...new Set(prefixes)].filter((prefix) => !FOREIGN_NAMESPACES.includes(prefix));
 }

@@ -11,8 +11,8 @@ export interface ReviewSummary {
 }
 
 /** Fewer reviews than this give an average but no verdict: two opinions are not a consensus. */
-export const MIN_REVIEWS_FOR_SUMMARY = 3;
-export const MAX_THEMES = 5;
+const MIN_REVIEWS_FOR_SUMMARY = 3;
+const MAX_THEMES = 5;
 /**
  * Themes come from this many of the newest comments: what reviewers say now, at a cost that does not
  * grow with a movie's popularity (a movie with 5,000 reviews would otherwise be read in full each time).

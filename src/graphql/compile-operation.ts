@@ -55,15 +55,15 @@ import { countExpandedFields } from './count-expanded-fields.js';
 
 export type ExecuteOperation = (args: ExecutionArgs) => PromiseOrValue<ExecutionResult>;
 
-export type Engine = 'graphql-jit' | 'graphql-js';
+type Engine = 'graphql-jit' | 'graphql-js';
 
 /** When operations are compiled (GRAPHQL_JIT). */
 export type JitMode = 'repeated' | 'curated' | 'always' | 'off';
 
 /** Whose document it is: one the server chose, or a client's (counted against its principal). */
-export type Origin = 'curated' | 'client';
+type Origin = 'curated' | 'client';
 
-export interface CompileEvent {
+interface CompileEvent {
   operation: string | undefined;
   engine: Engine;
   origin: Origin;
@@ -79,10 +79,10 @@ export interface CompileEvent {
  * Told which engine runs an operation: once per compiled operation, once per document refused for its
  * size, and once per document each time a budget first turns it away.
  */
-export type CompileObserver = (event: CompileEvent) => void;
+type CompileObserver = (event: CompileEvent) => void;
 
 /** Who runs a client document: the principal whose budget pays for compiling it. */
-export interface Caller {
+interface Caller {
   viewer: Identity | null;
   clientAddress?: string;
 }
@@ -109,8 +109,8 @@ export interface CompilerOptions {
   onCompiled?: CompileObserver;
 }
 
-export const DEFAULT_MAX_FIELDS = 200;
-export const DEFAULT_FIELDS_PER_MINUTE = 1000;
+const DEFAULT_MAX_FIELDS = 200;
+const DEFAULT_FIELDS_PER_MINUTE = 1000;
 /**
  * Fields of compiled client code kept at once. Measured: graphql-jit keeps about 1 to 1.7 KB per field,
  * so this holds some 10 to 17 MB (a few hundred typical documents).

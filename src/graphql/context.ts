@@ -56,7 +56,7 @@ export interface WriteProgress {
  * The execution report as the caller's context holds it: the executor writes it once, when it answers
  * (src/graphql/policies/execution-policy.ts has the report each step returns). No step reads it.
  */
-export interface ExecutionRecord extends WriteProgress {
+interface ExecutionRecord extends WriteProgress {
   /** Attempts made (reads may be retried); 0 when no attempt ran (refused, or answered by a policy). */
   attempts: number;
   /** The answer is the stored one of an earlier call with the same idempotency key. */

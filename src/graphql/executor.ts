@@ -84,7 +84,7 @@ function assertNesting(source: string): void {
   }
 }
 
-export interface RunRequest {
+interface RunRequest {
   document: DocumentNode;
   operationName?: string | null;
   variables?: Record<string, unknown> | null;

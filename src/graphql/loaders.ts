@@ -41,15 +41,15 @@ function groupedBy<K, V>(
  * pooled connection ahead of live requests.
  */
 export function createLoaders(store: Store, signal?: AbortSignal) {
-  const { catalog, accounts, reviews } = store;
+  const { catalogue, accounts, reviews } = store;
   return {
-    movie: byKey(catalog.moviesByIds, (m) => m.id, signal),
-    person: byKey(catalog.peopleByIds, (p) => p.id, signal),
-    tvShow: byKey(catalog.tvShowsByIds, (s) => s.id, signal),
+    movie: byKey(catalogue.moviesByIds, (m) => m.id, signal),
+    person: byKey(catalogue.peopleByIds, (p) => p.id, signal),
+    tvShow: byKey(catalogue.tvShowsByIds, (s) => s.id, signal),
     user: byKey(accounts.usersByIds, (u) => u.id, signal),
     userByUsername: byKey(accounts.usersByUsernames, (u) => u.username, signal),
-    directorsOfMovie: groupedBy(catalog.directorsOfMovies, (row) => row.owner_id, signal),
-    castOfMovie: groupedBy(catalog.castOfMovies, (row) => row.movie_id, signal),
+    directorsOfMovie: groupedBy(catalogue.directorsOfMovies, (row) => row.owner_id, signal),
+    castOfMovie: groupedBy(catalogue.castOfMovies, (row) => row.movie_id, signal),
     reviewsOfMovie: groupedBy(reviews.ofMovies, (row) => row.movie_id, signal),
     reviewCountOfMovie: new DataLoader<number, number>(async (ids) => {
       signal?.throwIfAborted();
@@ -58,14 +58,14 @@ export function createLoaders(store: Store, signal?: AbortSignal) {
       );
       return ids.map((id) => counts.get(id) ?? 0);
     }),
-    moviesDirectedBy: groupedBy(catalog.moviesDirectedBy, (row) => row.owner_id, signal),
-    movieCreditsOf: groupedBy(catalog.movieCreditsOf, (row) => row.person_id, signal),
-    creatorsOfShow: groupedBy(catalog.creatorsOfShows, (row) => row.owner_id, signal),
-    castOfShow: groupedBy(catalog.castOfShows, (row) => row.tv_show_id, signal),
-    episodesOfShow: groupedBy(catalog.episodesOfShows, (row) => row.tv_show_id, signal),
+    moviesDirectedBy: groupedBy(catalogue.moviesDirectedBy, (row) => row.owner_id, signal),
+    movieCreditsOf: groupedBy(catalogue.movieCreditsOf, (row) => row.person_id, signal),
+    creatorsOfShow: groupedBy(catalogue.creatorsOfShows, (row) => row.owner_id, signal),
+    castOfShow: groupedBy(catalogue.castOfShows, (row) => row.tv_show_id, signal),
+    episodesOfShow: groupedBy(catalogue.episodesOfShows, (row) => row.tv_show_id, signal),
     reviewsOfShow: groupedBy(reviews.ofShows, (row) => row.tv_show_id, signal),
-    showsCreatedBy: groupedBy(catalog.showsCreatedBy, (row) => row.owner_id, signal),
-    showCreditsOf: groupedBy(catalog.showCreditsOf, (row) => row.person_id, signal),
+    showsCreatedBy: groupedBy(catalogue.showsCreatedBy, (row) => row.owner_id, signal),
+    showCreditsOf: groupedBy(catalogue.showCreditsOf, (row) => row.person_id, signal),
   };
 }
 

@@ -6,7 +6,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { accountResolvers } from './resolvers/accounts.js';
 import { adminResolvers } from './resolvers/admin.js';
-import { catalogResolvers } from './resolvers/catalogue.js';
+import { catalogueResolvers } from './resolvers/catalogue.js';
 import { reviewResolvers } from './resolvers/reviews.js';
 import { watchlistResolvers } from './resolvers/watchlist.js';
 import { DateTimeScalar } from './scalars.js';
@@ -18,7 +18,7 @@ import { applyValidationDirectives } from './validation-directives.js';
 /** schema/ at the project root, found relative to this file from both src/ and dist/. */
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schema');
 
-export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
+function loadTypeDefs(dir = SCHEMA_DIR): string[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.graphql'))
     .sort()
@@ -30,7 +30,7 @@ export function buildSchema(dir = SCHEMA_DIR): GraphQLSchema {
     typeDefs: loadTypeDefs(dir),
     resolvers: [
       { DateTime: DateTimeScalar },
-      catalogResolvers,
+      catalogueResolvers,
       accountResolvers,
       reviewResolvers,
       watchlistResolvers,

@@ -305,5 +305,3 @@ export function createSchemaSearch(schema: GraphQLSchema) {
     };
   };
 }
-
-export type SchemaSearch = ReturnType<typeof createSchemaSearch>;

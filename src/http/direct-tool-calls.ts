@@ -53,7 +53,7 @@ import { KEEPALIVE_FRAME, messageFrame, primingFrame, SSE_HEADERS } from './sse-
 /** Node's request as our guards leave it: the verified identity (or none) as the SDK's `auth`. */
 export type McpRequest = IncomingMessage & { auth?: AuthInfo };
 
-export interface DirectAnswerOptions {
+interface DirectAnswerOptions {
   /** Aborts the call (it is also aborted when the client disconnects); one is made when absent. */
   controller?: AbortController;
   /** The request's headers and the SDK's classification of it, when the caller has them already. */
@@ -126,7 +126,7 @@ export interface SessionToolCallOptions {
 }
 
 /** A POST on a session that was found, checked against its owner and is held busy (node's objects). */
-export interface SessionRequest {
+interface SessionRequest {
   req: McpRequest;
   res: ServerResponse;
   message: unknown;

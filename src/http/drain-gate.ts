@@ -17,7 +17,7 @@ import { routeOf } from './route-table.js';
 
 const RETRY_AFTER_SECONDS = 5;
 
-export type DrainPhase = 'serving' | 'not-ready' | 'refusing';
+type DrainPhase = 'serving' | 'not-ready' | 'refusing';
 
 export interface DrainGate {
   middleware: RequestHandler;

@@ -17,7 +17,7 @@ function packageFile(pkg: string, file: string): string {
 }
 
 /** The files the GraphiQL page loads, by the name it asks for (the Docker image keeps only these). */
-export const ASSETS: Record<string, { file: string; type: string }> = {
+const ASSETS: Record<string, { file: string; type: string }> = {
   'react.js': { file: packageFile('react', 'umd/react.production.min.js'), type: 'text/javascript' },
   'react-dom.js': {
     file: packageFile('react-dom', 'umd/react-dom.production.min.js'),

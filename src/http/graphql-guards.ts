@@ -11,7 +11,7 @@ import type { Guard } from './guard.js';
 import { refusalOf, type RefusalCode } from '../transport-refusals.js';
 
 /** A body-reading error, typed as body-parser types its own (`entity.too.large`, `encoding.mismatch`…). */
-export interface BodyError {
+interface BodyError {
   type?: string;
   status?: number;
 }

@@ -42,7 +42,7 @@ export interface GraphQLHandlerDependencies {
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** The path of a request target, without its query string (which can carry GraphQL variables). */
-export const pathOf = (url = '/'): string => {
+const pathOf = (url = '/'): string => {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
 };

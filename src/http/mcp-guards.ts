@@ -66,7 +66,7 @@ export function unsupportedVersionOf(req: IncomingMessage): string | undefined {
 }
 
 /** The verified identity of the bearer fact, or null. */
-export const viewerOf = (bearer: BearerOutcome | undefined): Identity | null =>
+const viewerOf = (bearer: BearerOutcome | undefined): Identity | null =>
   bearer?.kind === 'verified' ? bearer.identity : null;
 
 export interface McpGuards {

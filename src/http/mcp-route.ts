@@ -41,8 +41,6 @@ import { sessionPost } from './session-post.js';
 import { sessionStreams } from './session-streams.js';
 import { statelessPost } from './stateless-post.js';
 
-export { SUPPORTED_PROTOCOL_VERSIONS } from './parse-json-rpc-body.js';
-
 export interface McpRouteOptions {
   mcp: Config['mcp'];
   listenHost: string;
@@ -66,7 +64,7 @@ const isJson = (req: IncomingMessage): boolean =>
   (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 /** How the /mcp guards' facts are produced: the token verified, the body read once, then parsed. */
-export function mcpFactProducers(
+function mcpFactProducers(
   verifier: BearerVerifier,
   limits: BodyLimits,
   maxDepth: number,

@@ -34,14 +34,14 @@ export interface BodyLimits {
 /** The lingering bounds' defaults (BODY_LINGER_MS, BODY_LINGER_BYTES; a test keeps them equal). */
 export const LINGER_DEFAULTS = { lingerMs: 5000, lingerBytes: 32 * 1024 * 1024 } as const;
 
-export type BodyErrorType =
+type BodyErrorType =
   | 'entity.too.large'
   | 'encoding.unsupported'
   | 'charset.unsupported'
   | 'encoding.mismatch'
   | 'request.aborted';
 
-export type BodyError = Error & { type: BodyErrorType; status: number };
+type BodyError = Error & { type: BodyErrorType; status: number };
 
 /** A body read: its text (without a byte order mark), or the refusal. */
 export type BodyRead = { text: string } | { error: BodyError };
@@ -54,7 +54,7 @@ const STATUS: Record<BodyErrorType, number> = {
   'request.aborted': 400,
 };
 
-export function bodyError(type: BodyErrorType): BodyError {
+function bodyError(type: BodyErrorType): BodyError {
   return Object.assign(new Error(type), { type, status: STATUS[type] });
 }
 

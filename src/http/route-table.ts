@@ -17,7 +17,7 @@ export const METRICS_PATH = '/metrics';
 /** Probes and scrapes: answered even while draining. */
 export const PROBE_ROUTES = [...HEALTH_ROUTES, METRICS_PATH];
 /** RFC 9728 protected-resource metadata (mcp-route.ts). */
-export const METADATA_ROUTES = [
+const METADATA_ROUTES = [
   '/.well-known/oauth-protected-resource',
   '/.well-known/oauth-protected-resource/mcp',
 ] as const;

@@ -36,7 +36,7 @@ import type { SessionInitialize } from './session-initialize.js';
  * How far a session POST's steps got: the session found, checked against its owner and held (the hold
  * passes on with it), or a refusal to answer.
  */
-export type SessionOutcome =
+type SessionOutcome =
   | { record: SessionRecord; hold: SessionHold }
   | { refusal: 'unknown' }
   | { refusal: 'unavailable'; error: unknown }

@@ -19,7 +19,7 @@ export interface Caller {
 }
 
 /** A login attempt whose failure is already counted: the resolver settles it once the password is checked. */
-export interface LoginAttempt {
+interface LoginAttempt {
   /** The password was right: the attempt no longer counts as a failure, and the account's failures are forgotten. */
   succeeded(): Promise<void>;
   /** The check could not be made (e.g. the store failed): the attempt is not counted. */
@@ -45,7 +45,7 @@ export interface AbuseLimits {
 }
 
 /** A limiter's decision with the limit it applied, for the refusal's message. */
-export type LimitDecision = RateLimitDecision & { limit: number; windowSeconds: number };
+type LimitDecision = RateLimitDecision & { limit: number; windowSeconds: number };
 
 const ADMIT = { allowed: true, retryAfterMs: 0 };
 

@@ -209,5 +209,3 @@ export function createGraphQLRunner(deps: GraphQLRunnerDependencies) {
     );
   };
 }
-
-export type GraphQLRunner = ReturnType<typeof createGraphQLRunner>;

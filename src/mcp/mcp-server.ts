@@ -63,7 +63,7 @@ export const LIST_TTL_MS = 300_000;
 export const WATCHED_LIST_TTL_MS = 5_000;
 
 /** Who sees which tools in tools/list: only those the caller can call (the default), or all. */
-export type ToolsVisibility = 'caller' | 'all';
+type ToolsVisibility = 'caller' | 'all';
 
 /**
  * What every tool shares, said once per connection rather than in each tool's schema: the result
@@ -108,7 +108,7 @@ export interface McpServerDependencies {
 }
 
 /** Which revision a server instance serves: 2025-era (sessions, stateless) or 2026-07-28 (per request). */
-export type ProtocolEra = 'legacy' | 'modern';
+type ProtocolEra = 'legacy' | 'modern';
 
 export interface McpServerOptions {
   /** A 2025 stateless cancellation, which arrives on a request of its own. */
@@ -128,7 +128,7 @@ export interface McpServerOptions {
 }
 
 /** The identity our auth middleware put on the request, carried by the SDK as authInfo.extra. */
-export function identityOf(authInfo: AuthInfo | undefined): Identity | null {
+function identityOf(authInfo: AuthInfo | undefined): Identity | null {
   return (authInfo?.extra?.identity as Identity | undefined) ?? null;
 }
 

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 
 export const MOVIE_CARD_URI = 'ui://moviedb/card';
-export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
+const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The extension's revision the view speaks. */
 const APPS_PROTOCOL_VERSION = '2026-01-26';
 

@@ -30,17 +30,17 @@ import { createGraphQLRunner, type ExecuteArguments } from './execute-graphql.js
 import { toolFailure, toolResultText } from './to-call-tool-result.js';
 import { createGraphQLValidator } from './validate-graphql.js';
 
-export type SchemaToolsMode = 'off' | 'read' | 'write';
+type SchemaToolsMode = 'off' | 'read' | 'write';
 
 /** The scope that gates the three tools, beside sign-in. */
-export const EXECUTE_SCOPE = 'graphql:execute';
+const EXECUTE_SCOPE = 'graphql:execute';
 const GATE: AuthRule = { requires: 'USER', scopes: [EXECUTE_SCOPE] };
 
 /**
  * Most SDL one searchSchema answer holds, in estimated tokens: an agent's context is the constraint
  * (agents that introspect whole schemas burn it), and the answer says what it left out.
  */
-export const SEARCH_BUDGET_TOKENS = 1500;
+const SEARCH_BUDGET_TOKENS = 1500;
 /** How far from a match the types it leads to are printed whole. */
 const NEIGHBOUR_DEPTH = 1;
 /** Longest document taken; the parser's token bound (5,000) refuses most long before. */

@@ -19,7 +19,7 @@ import { listedTools, LOCKED_REVISIONS } from './listed-tools.js';
 export const LOCK_FILE = 'tools.lock.json';
 
 /** One tool as the lock keeps it: its listed fields, the schemas as `sha256:<hex>`. */
-export type LockedTool = Record<string, unknown>;
+type LockedTool = Record<string, unknown>;
 
 export interface ToolLock {
   /** Per revision, per tool name. */
@@ -75,7 +75,7 @@ export class ToolLockError extends Error {
 }
 
 /** The lock in `dir`, or undefined when there is none; a file that is not a lock is a ToolLockError. */
-export function readLock(dir: string): ToolLock | undefined {
+function readLock(dir: string): ToolLock | undefined {
   const file = path.join(dir, LOCK_FILE);
   if (!existsSync(file)) return undefined;
   let parsed: unknown;
@@ -103,7 +103,7 @@ export function writeLock(dir: string, lock: ToolLock): string {
  * What differs between the lock and the catalogue's lock, one change per tool and field, the revisions
  * it differs on merged; no lock at all means every tool is added.
  */
-export function diffLock(locked: ToolLock | undefined, current: ToolLock): LockChange[] {
+function diffLock(locked: ToolLock | undefined, current: ToolLock): LockChange[] {
   const changes = new Map<string, LockChange>();
   const note = (revision: string, change: Omit<LockChange, 'revisions'>) => {
     const key = `${change.tool}\u0000${change.field ?? ''}\u0000${change.change}`;
@@ -142,7 +142,7 @@ const shown = (value: unknown) => {
 };
 
 /** One line a change, as `check` prints it and a refused reload logs it. */
-export function describeChange(change: LockChange): string {
+function describeChange(change: LockChange): string {
   const where =
     change.revisions.length === LOCKED_REVISIONS.length ? '' : ` (on ${change.revisions.join(', ')})`;
   if (!change.field) {
@@ -152,7 +152,7 @@ export function describeChange(change: LockChange): string {
 }
 
 /** How the catalogue differs from the lock in `dir` (all of it when there is no lock). */
-export async function lockChanges(catalogue: Catalogue, dir: string, logger: Logger): Promise<LockChange[]> {
+async function lockChanges(catalogue: Catalogue, dir: string, logger: Logger): Promise<LockChange[]> {
   return diffLock(readLock(dir), await lockOf(catalogue, logger));
 }
 

@@ -91,5 +91,3 @@ export function createGraphQLValidator(deps: GraphQLValidatorDependencies) {
     return { valid: problems.length === 0, problems, operations, limits };
   };
 }
-
-export type GraphQLValidator = ReturnType<typeof createGraphQLValidator>;

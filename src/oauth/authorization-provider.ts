@@ -29,13 +29,13 @@ import type { RoleName } from '../store/tables.js';
 import { newSecret, type GrantRecord, type OAuthStore } from './oauth-store.js';
 import { refuseRedirectUri } from './redirect-uris.js';
 
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
-export const CODE_TTL_SECONDS = 60;
+const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const CODE_TTL_SECONDS = 60;
 const MAX_REDIRECT_URIS = 10;
 const MAX_CLIENT_JSON_CHARS = 8192;
 /** Longer than any client's state needs; a longer one would not fit the sealed sign-in form. */
-export const MAX_STATE_CHARS = 2048;
+const MAX_STATE_CHARS = 2048;
 /** An S256 challenge is the base64url SHA-256 of the verifier (RFC 7636, section 4.2): 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 

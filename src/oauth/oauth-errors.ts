@@ -32,7 +32,7 @@ function issuesIn(description: string): Issue[] | undefined {
  * One line for a validator's dump, naming the parameter (`Missing parameter "client_id"`, `Invalid
  * parameter "redirect_uris": expected array, received number`); any other description as it was.
  */
-export function readableDescription(description: string): string {
+function readableDescription(description: string): string {
   const issue = issuesIn(description)?.[0];
   if (!issue) return description;
   const name = (issue.path ?? []).map(String).join('.');

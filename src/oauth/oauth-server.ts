@@ -50,7 +50,7 @@ export interface OAuthServerOptions {
   maxClients?: number;
 }
 
-export const CSRF_COOKIE = 'moviedb_oauth_csrf';
+const CSRF_COOKIE = 'moviedb_oauth_csrf';
 const REQUEST_TTL_SECONDS = 600;
 const CSRF_TOKEN = /^[A-Za-z0-9_-]{32}$/;
 /**
@@ -65,7 +65,7 @@ const FORM_LIMIT = '32kb';
 /** The paths this server answers, for the app to mount it on. */
 
 /** RFC 8414 metadata: the issuer is this server's base URL, so the SDK clients' discovery finds it. */
-export function authorizationServerMetadata(base: string) {
+function authorizationServerMetadata(base: string) {
   return {
     issuer: base,
     authorization_endpoint: `${base}/authorize`,

@@ -10,7 +10,7 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import type { Database, OAuthRefreshTokensTable } from '../store/tables.js';
 
 /** The sha256 of a code or token, as stored. */
-export function hashSecret(secret: string): string {
+function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('base64url');
 }
 
@@ -29,7 +29,7 @@ export interface GrantRecord {
   usedAt: string | null;
 }
 
-export interface CodeRecord extends GrantRecord {
+interface CodeRecord extends GrantRecord {
   redirectUri: string;
   codeChallenge: string;
 }

@@ -22,7 +22,7 @@ button{margin-top:1.25rem;padding:.55rem 1.2rem;font:inherit;border-radius:4px;b
 button.primary{background:#0b5394;color:#fff}.alert{border:2px solid #a00;padding:.5rem;color:#a00}
 :focus-visible{outline:3px solid #0b5394;outline-offset:2px}`;
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

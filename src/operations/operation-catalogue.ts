@@ -29,7 +29,7 @@ export interface Catalogue {
   toolsFor(viewer: Identity | null): readonly Tool[];
 }
 
-export type CatalogueListener = (catalogue: Catalogue, previous: Catalogue) => void;
+type CatalogueListener = (catalogue: Catalogue, previous: Catalogue) => void;
 
 export interface OperationCatalogue {
   /** The catalogue now. Read it once per request, so one request sees one catalogue. */

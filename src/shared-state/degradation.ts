@@ -6,7 +6,7 @@
  */
 
 /** How a feature degrades, in one word: the rule its code follows. */
-export type DegradationRule =
+type DegradationRule =
   /** Goes on, on this process's own state (counts per replica instead of shared ones). */
   | 'fail-open'
   /** Refuses with a classified, retryable error: answering from local state would be wrong. */

@@ -28,7 +28,7 @@ export interface StoredEvent {
 }
 
 /** The SDK's EventStore for one call's stream, holding the call's lease until its response is stored. */
-export interface CallEventStore extends EventStore {
+interface CallEventStore extends EventStore {
   /** Gives the lease up (the call ended without a response: cancelled). Idempotent, never throws. */
   finish(): void;
   /**
@@ -46,7 +46,7 @@ export interface CallEventStore extends EventStore {
  * written out (`store`). A response the live stream delivered is never stored (`forget`). Nothing here
  * is awaited on the call's path, and nothing throws: a store that fails loses resumability, not the call.
  */
-export interface LeanCallStream {
+interface LeanCallStream {
   /** The id of the priming event: a resume from it replays the whole stream. */
   readonly primingEventId: string;
   /** The id the response carries on the live stream (the position a stored one would not precede). */
@@ -59,7 +59,7 @@ export interface LeanCallStream {
   finish(): void;
 }
 
-export interface EventReader {
+interface EventReader {
   /** Events after `after`, in order; when there are none yet, waits up to `waitMs` for one. */
   read(streamId: string, after: string, waitMs: number): Promise<StoredEvent[]>;
   close(): Promise<void>;
@@ -106,7 +106,7 @@ export function isResponseTo(message: unknown, requestId: string | number): bool
 }
 
 /** The answer a follower gives when the call's replica stopped before storing a response. */
-export function abandonedCallError(requestId: string | number): JSONRPCMessage {
+function abandonedCallError(requestId: string | number): JSONRPCMessage {
   return {
     jsonrpc: '2.0',
     id: requestId,

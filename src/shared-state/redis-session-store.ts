@@ -37,7 +37,7 @@ import {
 /** How often this replica renews the leases of live requests and returns those of closed ones. */
 export const HEARTBEAT_MS = 1000;
 /** A lease not renewed for this long lapses: its session is no longer busy. */
-export const LEASE_MS = 5000;
+const LEASE_MS = 5000;
 /** A held session's TTL runs this much past the idle timeout, so a late heartbeat never loses it. */
 const HOLD_MARGIN_MS = 5000;
 

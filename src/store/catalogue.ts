@@ -32,7 +32,7 @@ function titleOrder(dialect: Dialect, column = 'title'): RawBuilder<string> {
 /** Columns that can be null sort it last in either direction; the others need no term for it. */
 const NULLABLE_SORT_FIELDS: ReadonlySet<MovieSortField> = new Set(['RATING', 'RUNTIME']);
 
-export function createCatalog(db: Kysely<Database>, dialect: Dialect) {
+export function createCatalogue(db: Kysely<Database>, dialect: Dialect) {
   // The hot loader statements, compiled once per batch size (prepared-query.ts).
   const moviesById = prepareQuery(db, (q, ids: readonly number[]) =>
     q.selectFrom('movies').selectAll().where('id', 'in', ids),

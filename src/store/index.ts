@@ -1,7 +1,7 @@
 /** The data access layer as one value handed to the GraphQL layer. */
 import type { DatabaseHandle } from './database.js';
 import { createAccounts } from './accounts.js';
-import { createCatalog } from './catalogue.js';
+import { createCatalogue } from './catalogue.js';
 import { createIdempotencyKeys } from './idempotency-keys.js';
 import { createReviews } from './reviews.js';
 import { createStorePolicy, type StorePolicyOptions } from './store-policy.js';
@@ -23,7 +23,7 @@ export function createStore(database: DatabaseHandle, options: StoreOptions) {
   return {
     handle,
     policy,
-    catalog: createCatalog(handle.db, handle.dialect),
+    catalogue: createCatalogue(handle.db, handle.dialect),
     accounts: createAccounts(handle.db),
     reviews: createReviews(handle.db),
     watchlist: createWatchlist(handle.db),

@@ -13,7 +13,7 @@
 import type pg from 'pg';
 
 /** Named statements per connection; our hot statements have a few dozen shapes. */
-export const NAMED_STATEMENT_LIMIT = 100;
+const NAMED_STATEMENT_LIMIT = 100;
 
 /** Texts seen once, kept until a second use names them; cleared when full so it stays bounded. */
 const SEEN_ONCE_LIMIT = 4 * NAMED_STATEMENT_LIMIT;

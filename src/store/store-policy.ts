@@ -60,7 +60,7 @@ export class CallCancelled extends Error {
   }
 }
 
-export type CircuitStateName = 'closed' | 'open' | 'half-open' | 'isolated';
+type CircuitStateName = 'closed' | 'open' | 'half-open' | 'isolated';
 
 export interface StorePolicyOptions {
   /** Deadline of a call that names none (/graphql operations: GRAPHQL_TIMEOUT_MS). */
@@ -76,7 +76,7 @@ export interface StorePolicyOptions {
   onStateChange?(state: CircuitStateName): void;
 }
 
-export interface RunOptions {
+interface RunOptions {
   timeoutMs: number;
   /** The caller's cancellation; the work receives a signal that also aborts at the deadline. */
   signal?: AbortSignal;

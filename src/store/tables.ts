@@ -20,7 +20,7 @@ export type GenreName = (typeof GENRES)[number];
 export type { RoleName };
 export type WatchStatusName = 'WANT_TO_WATCH' | 'WATCHED';
 
-export interface PeopleTable {
+interface PeopleTable {
   id: Generated<number>;
   name: string;
   birth_year: number | null;
@@ -35,11 +35,11 @@ export interface MoviesTable {
   runtime: number | null;
   tmdb_id: number | null;
 }
-export interface MovieDirectorsTable {
+interface MovieDirectorsTable {
   movie_id: number;
   person_id: number;
 }
-export interface MovieCastTable {
+interface MovieCastTable {
   id: Generated<number>;
   movie_id: number;
   person_id: number;
@@ -54,17 +54,17 @@ export interface TvShowsTable {
   end_year: number | null;
   seasons: number | null;
 }
-export interface TvShowCreatorsTable {
+interface TvShowCreatorsTable {
   tv_show_id: number;
   person_id: number;
 }
-export interface TvShowCastTable {
+interface TvShowCastTable {
   id: Generated<number>;
   tv_show_id: number;
   person_id: number;
   character_name: string | null;
 }
-export interface EpisodesTable {
+interface EpisodesTable {
   id: Generated<number>;
   tv_show_id: number;
   season_number: number;
@@ -73,7 +73,7 @@ export interface EpisodesTable {
   runtime: number | null;
   air_year: number | null;
 }
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   username: string;
   email: string;
@@ -99,14 +99,14 @@ export interface WatchlistItemsTable {
 }
 /** A write's idempotency key (src/store/idempotency-keys.ts); `result` is null until the answer is known. */
 /** A client registered with the built-in authorization server (src/oauth/oauth-store.ts). */
-export interface OAuthClientsTable {
+interface OAuthClientsTable {
   client_id: string;
   /** The RFC 7591 client information as registered, JSON. */
   client_json: string;
   created_at: string;
 }
 /** An authorization code, kept as a hash; `used_at` is set by its one exchange. */
-export interface OAuthCodesTable {
+interface OAuthCodesTable {
   code_hash: string;
   client_id: string;
   user_id: number;
@@ -130,7 +130,7 @@ export interface OAuthRefreshTokensTable {
   expires_at: string;
   used_at: string | null;
 }
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   subject: string;
   idempotency_key: string;
   /** sha256 of the canonical operation and arguments: a repeat must match it. */

@@ -35,7 +35,7 @@ const KNOWN_METHODS = new Set([
 ]);
 
 /** Trusts the proxy at this address (the app's compiled TRUST_PROXY, hop 0 being the socket's peer). */
-export type TrustProxy = (address: string, hop: number) => boolean;
+type TrustProxy = (address: string, hop: number) => boolean;
 
 /** The scheme as Express's `req.protocol` gives it: the socket's, or a trusted proxy's X-Forwarded-Proto. */
 function schemeOf(req: IncomingMessage, trust: TrustProxy): string {

@@ -38,7 +38,7 @@ export async function clusterPrerequisites(): Promise<string[]> {
 }
 
 /** One line of the load balancer's access log (deploy/nginx/moviedb.conf.template, log_format moviedb_lb). */
-export interface AccessLogLine {
+interface AccessLogLine {
   method: string;
   path: string;
   status: number;

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from './mcp.js';
 
-export type Question = {
+type Question = {
   /** The JSON-RPC id of the elicitation/create request. */
   id: string | number;
   message: string;

@@ -32,7 +32,7 @@ export async function connectClient(
   return client;
 }
 
-export interface ToolErrorShape {
+interface ToolErrorShape {
   message: string;
   path: (string | number)[] | null;
   classification: string;

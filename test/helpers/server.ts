@@ -12,7 +12,7 @@ import type { Logger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createGraphQLClient, type GraphQLClient } from './graphql-client.js';
 
-export { classificationOf, type GraphQLResponse } from './graphql-client.js';
+export { classificationOf } from './graphql-client.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 

@@ -9,7 +9,7 @@ import type { RedisConnection } from '../../src/shared-state/redis-connection.js
 import { createRedisConnection } from '../../src/shared-state/redis-connection.js';
 import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from './redis.js';
 
-export interface Implementation<T> {
+interface Implementation<T> {
   value: T;
   close(): Promise<void>;
 }
@@ -22,9 +22,7 @@ if (!available)
   console.warn(`shared-state contract tests: the Redis cases skipped, no Redis at ${REDIS_URL}`);
 
 /** A real connection under a fresh namespace; closing it deletes the namespace's keys. */
-export async function openRedis(
-  url = REDIS_URL,
-): Promise<{ redis: RedisConnection; close(): Promise<void> }> {
+async function openRedis(url = REDIS_URL): Promise<{ redis: RedisConnection; close(): Promise<void> }> {
   const namespace = runPrefix();
   const redis = createRedisConnection({ url, namespace, logger: createLogger('silent') });
   await new Promise<void>((resolve, reject) => {

@@ -22,14 +22,7 @@ import { schemaToolCases } from './cases/schema-tools.js';
 import { modernRevisionCases } from './cases/modern-revision.js';
 import { oauthEndpointCases } from './cases/oauth-endpoints.js';
 
-export {
-  HOSTILE_STRINGS,
-  type CorpusTokens,
-  type HostileCase,
-  type HttpCase,
-  type RawCase,
-  type SessionRef,
-} from './cases/shared.js';
+export { type CorpusTokens, type HostileCase, type HttpCase, type RawCase } from './cases/shared.js';
 export { USER_STREAM_EVENT_ID } from './cases/resumption.js';
 
 export function generateHostileCorpus(tokens: CorpusTokens): HostileCase[] {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { databaseUrl, startProxiedServer } from '../helpers/proxied-server.js';
-import type { GraphQLResponse } from '../helpers/server.js';
+import type { GraphQLResponse } from '../helpers/graphql-client.js';
 
 const LOGIN = 'mutation ($input: LoginInput!) { login(input: $input) { token } }';
 

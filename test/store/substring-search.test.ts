@@ -65,7 +65,7 @@ describe.each(dialects)('substring search on %s', (dialect) => {
         server.store.handle.db,
       );
       const expected = rows.map((row) => row.id);
-      const found = await server.store.catalog.findMovies({
+      const found = await server.store.catalogue.findMovies({
         titleContains: text,
         sortField: 'TITLE',
         descending: false,
@@ -77,7 +77,7 @@ describe.each(dialects)('substring search on %s', (dialect) => {
         text,
       ).toEqual(expected);
       expect(found.total, text).toBe(expected.length);
-      const search = await server.store.catalog.search(text, 1000);
+      const search = await server.store.catalogue.search(text, 1000);
       expect(
         search.movies.map((movie) => movie.id).sort((a, b) => a - b),
         text,
@@ -94,7 +94,7 @@ describe.each(dialects)('substring search on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     const find = async (text: string) =>
       (
-        await server.store.catalog.findMovies({
+        await server.store.catalogue.findMovies({
           titleContains: text,
           sortField: 'TITLE',
           descending: false,

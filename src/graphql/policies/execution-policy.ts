@@ -21,7 +21,7 @@ export interface OperationCall {
   readonly attempt?: PolicyAttempt;
 }
 
-export interface ExecutionReport {
+interface ExecutionReport {
   /** Execution attempts made (reads may be retried); 0 when a policy answered, or the circuit refused. */
   attempts: number;
   /** How far the call's writes got (src/store/write-transaction.ts). */

@@ -50,7 +50,7 @@ export const adminResolvers = {
       const directorIds = (await resolveDirectors(args.input.directorIds, ctx)) ?? [];
       const columns = movieColumns(args.input);
       return writeTransaction(ctx.store.handle, ctx, (trx) =>
-        ctx.store.catalog.createMovie(
+        ctx.store.catalogue.createMovie(
           { ...columns, title: args.input.title, release_year: args.input.releaseYear },
           directorIds,
           trx,
@@ -61,7 +61,7 @@ export const adminResolvers = {
       const id = parseId(args.id, 'id');
       const directorIds = await resolveDirectors(args.input.directorIds, ctx);
       const updated = await writeTransaction(ctx.store.handle, ctx, (trx) =>
-        ctx.store.catalog.updateMovie(id, movieColumns(args.input), directorIds, trx),
+        ctx.store.catalogue.updateMovie(id, movieColumns(args.input), directorIds, trx),
       );
       if (!updated) throw notFound('Movie', args.id);
       return updated;
@@ -69,7 +69,7 @@ export const adminResolvers = {
     async deleteMovie(_: unknown, args: { id: string }, ctx: GraphQLContext) {
       const id = parseId(args.id, 'id');
       const deleted = await writeTransaction(ctx.store.handle, ctx, (trx) =>
-        ctx.store.catalog.deleteMovie(id, trx),
+        ctx.store.catalogue.deleteMovie(id, trx),
       );
       if (!deleted) throw notFound('Movie', args.id);
       return true;

@@ -20,13 +20,13 @@ async function loadOrNotFound<T>(
 }
 
 /** Tells union and interface members apart by a column only that table has. */
-export function typeOfRow(row: object): 'Movie' | 'TvShow' | 'Person' {
+function typeOfRow(row: object): 'Movie' | 'TvShow' | 'Person' {
   if ('release_year' in row) return 'Movie';
   if ('start_year' in row) return 'TvShow';
   return 'Person';
 }
 
-export const catalogResolvers = {
+export const catalogueResolvers = {
   Query: {
     movie: (_: unknown, args: { id: string }, ctx: GraphQLContext) =>
       loadOrNotFound(ctx.loaders.movie, 'Movie', args.id, 'id'),
@@ -40,7 +40,7 @@ export const catalogResolvers = {
       },
       ctx: GraphQLContext,
     ) {
-      const { rows, total } = await ctx.store.catalog.findMovies({
+      const { rows, total } = await ctx.store.catalogue.findMovies({
         ...(args.filter ?? {}),
         sortField: args.sort?.field ?? 'TITLE',
         descending: args.sort?.order === 'DESC',
@@ -71,19 +71,19 @@ export const catalogResolvers = {
     person: (_: unknown, args: { id: string }, ctx: GraphQLContext) =>
       loadOrNotFound(ctx.loaders.person, 'Person', args.id, 'id'),
     async people(_: unknown, args: { page: number; size: number }, ctx: GraphQLContext) {
-      const { rows, total } = await ctx.store.catalog.pageOfPeople(args.page * args.size, args.size);
+      const { rows, total } = await ctx.store.catalogue.pageOfPeople(args.page * args.size, args.size);
       return toPage(rows, total, args.page, args.size);
     },
     tvShow: (_: unknown, args: { id: string }, ctx: GraphQLContext) =>
       loadOrNotFound(ctx.loaders.tvShow, 'TvShow', args.id, 'id'),
     async tvShows(_: unknown, args: { page: number; size: number }, ctx: GraphQLContext) {
-      const { rows, total } = await ctx.store.catalog.pageOfTvShows(args.page * args.size, args.size);
+      const { rows, total } = await ctx.store.catalogue.pageOfTvShows(args.page * args.size, args.size);
       return toPage(rows, total, args.page, args.size);
     },
     async search(_: unknown, args: { query: string }, ctx: GraphQLContext) {
       const text = args.query.trim();
       if (text === '') return [];
-      const { movies, people, shows } = await ctx.store.catalog.search(text, MAX_SEARCH_RESULTS);
+      const { movies, people, shows } = await ctx.store.catalogue.search(text, MAX_SEARCH_RESULTS);
       return [...movies, ...people, ...shows].slice(0, MAX_SEARCH_RESULTS);
     },
   },

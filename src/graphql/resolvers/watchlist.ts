@@ -53,7 +53,7 @@ export const watchlistResolvers = {
     ) {
       // excludeWatched only means something for a signed-in viewer; anonymous callers get the full list.
       const viewer = args.excludeWatched ? await viewerAccount(ctx) : undefined;
-      const movies = await ctx.store.catalog.recommend(
+      const movies = await ctx.store.catalogue.recommend(
         MOOD_RULES[args.mood],
         viewer?.id ?? null,
         MAX_RECOMMENDATIONS,

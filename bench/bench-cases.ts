@@ -1,0 +1,111 @@
+/**
+ * The cases of `npm run bench`: the bare baseline first (every ratio is to it), then /graphql and
+ * tools/call.
+ */
+import type { Case } from './measure.js';
+import { isToolResult, toolCalls } from './requests.js';
+import type { Proc } from './start-process.js';
+
+const recommend = () => ({ mood: 'HORROR' });
+
+export interface BenchServers {
+  bare: Proc;
+  sessions: Proc;
+  stateless: Proc;
+  /** The bench user's tokens on each app server, its session on `sessions`, its first watch-list entry. */
+  bearer: string;
+  bearerStateless: string;
+  sessionId: string;
+  item: string;
+}
+
+export function benchCases({
+  bare,
+  sessions,
+  stateless,
+  bearer,
+  bearerStateless,
+  sessionId,
+  item,
+}: BenchServers): Case[] {
+  const auth = { authorization: `Bearer ${bearer}` };
+  return [
+    {
+      name: 'bare Express GET (baseline)',
+      proc: bare,
+      options: { url: `http://127.0.0.1:${bare.port}/` },
+      latency: true,
+    },
+    {
+      name: 'GraphQL POST recommendMoviesForMood',
+      proc: sessions,
+      options: {
+        url: `http://127.0.0.1:${sessions.port}/graphql`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({
+          query:
+            'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
+          variables: { mood: 'HORROR' },
+        }),
+      },
+      isResult: (body) => body.includes('"recommendMoviesForMood":[{') && !body.includes('"errors"'),
+      target: 0.6,
+      latency: true,
+    },
+    {
+      name: 'tools/call recommend, 2025 session (SSE)',
+      proc: sessions,
+      options: toolCalls(
+        sessions.port,
+        { ...auth, 'mcp-session-id': sessionId },
+        '2025',
+        'recommendMoviesForMood',
+        recommend,
+      ),
+      isResult: isToolResult,
+      target: 0.5,
+      latency: true,
+    },
+    {
+      name: 'tools/call recommend, 2025 stateless (JSON)',
+      proc: stateless,
+      options: toolCalls(
+        stateless.port,
+        { authorization: `Bearer ${bearerStateless}` },
+        '2025',
+        'recommendMoviesForMood',
+        recommend,
+      ),
+      isResult: isToolResult,
+      target: 0.45,
+      latency: true,
+    },
+    {
+      name: 'tools/call recommend, 2026-07-28 (JSON)',
+      proc: sessions,
+      options: toolCalls(sessions.port, auth, '2026', 'recommendMoviesForMood', recommend),
+      isResult: isToolResult,
+      latency: true,
+    },
+    {
+      name: 'tools/call myWatchlist (per viewer), 2026-07-28',
+      proc: sessions,
+      options: toolCalls(sessions.port, auth, '2026', 'myWatchlist', () => ({})),
+      isResult: isToolResult,
+      target: 0.3,
+      latency: true,
+    },
+    {
+      name: 'tools/call setWatchStatus toggling (write), 2026-07-28',
+      proc: sessions,
+      options: toolCalls(sessions.port, auth, '2026', 'setWatchStatus', (n) => ({
+        itemId: item,
+        status: n % 2 ? 'WATCHED' : 'WANT_TO_WATCH',
+      })),
+      isResult: isToolResult,
+      target: 0.2,
+      latency: true,
+    },
+  ];
+}

@@ -1,0 +1,92 @@
+/** Every case of `npm run bench` on one store: its servers started, measured in rounds, reported, stopped. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { benchCases } from './bench-cases.js';
+import { createFreshStores } from './fresh-stores.js';
+import { prepareLargeCatalogue } from './large-catalogue.js';
+import { measure, measureLatency, type Case, type Round, type SingleLatency } from './measure.js';
+import { reportStore } from './report-store.js';
+import { firstWatchlistItem, initialize, token } from './requests.js';
+import { settings } from './settings.js';
+import { probe, type Proc } from './start-process.js';
+import { SERVER_ENV, startApp, startBareServer } from './start-servers.js';
+
+/** One store's figures for the table of both stores: ratio, p99/p50 and CPU per call of each case. */
+export interface StoreSummary {
+  store: string;
+  cells: Map<string, string>;
+  memory: string;
+}
+
+export async function runStore(url: string | undefined): Promise<StoreSummary> {
+  const storeName = url ? 'PostgreSQL' : 'SQLite';
+  console.error(`${storeName}:`);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-bench-'));
+  const stores = createFreshStores(url);
+  const procs: Proc[] = [];
+  try {
+    // The big catalogue is one store both servers share; otherwise each seeds a fresh one of its own.
+    const large =
+      settings.catalogue === 'large'
+        ? await prepareLargeCatalogue(path.join(dataDir, 'large'), url, SERVER_ENV)
+        : undefined;
+    const bare = await startBareServer();
+    procs.push(bare);
+    const sessions = await startApp('sessions', large?.env ?? stores.storeIn(path.join(dataDir, 'sessions')));
+    procs.push(sessions);
+    const stateless = await startApp(
+      'stateless',
+      large?.env ?? stores.storeIn(path.join(dataDir, 'stateless')),
+    );
+    procs.push(stateless);
+    const bearer = await token(sessions.port);
+    const bearerStateless = await token(stateless.port);
+    const init = await initialize(sessions.port, bearer);
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const item = await firstWatchlistItem(sessions.port, bearer);
+    // Resident sets before any load: each server started, signed in, one session open.
+    const idleRss = new Map<Proc, number>();
+    for (const proc of procs) idleRss.set(proc, (await probe(proc)).rss);
+
+    const cases = benchCases({ bare, sessions, stateless, bearer, bearerStateless, sessionId, item });
+    const rounds = new Map<Case, Round[]>(cases.map((c) => [c, []]));
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const c of cases) rounds.get(c)!.push(await measure(c, round === 0));
+      console.error(`round ${round + 1} of ${settings.rounds} done`);
+    }
+    const latencies = new Map<Case, SingleLatency>();
+    for (const c of cases.filter((c) => c.latency)) latencies.set(c, await measureLatency(c));
+
+    // What an idle, never-deleted session costs until eviction.
+    const before = await probe(sessions);
+    for (let i = 0; i < settings.idleSessions; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, async () => (await initialize(sessions.port, bearer)).text()),
+      );
+    }
+    const perIdleSession = ((await probe(sessions)).heapUsed - before.heapUsed) / settings.idleSessions;
+
+    const { cells, memory } = reportStore({
+      storeName,
+      largeCatalogue: large?.where,
+      cases,
+      rounds,
+      latencies,
+      perIdleSession,
+      idleRss,
+      servers: { bare, sessions, stateless },
+    });
+    return { store: storeName, cells, memory };
+  } finally {
+    for (const proc of procs) proc.child.kill('SIGTERM');
+    await Promise.all(
+      procs.map((proc) =>
+        proc.child.exitCode === null ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined,
+      ),
+    );
+    await stores.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

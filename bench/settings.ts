@@ -1,0 +1,17 @@
+/** `npm run bench`'s settings, read from the environment once (documented in bench/run.ts). */
+const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
+if (stores.some((store) => store !== 'sqlite' && store !== 'postgres'))
+  throw new Error('BENCH_STORES: sqlite, postgres or both');
+const catalogue = process.env.BENCH_CATALOGUE ?? 'seed';
+if (catalogue !== 'seed' && catalogue !== 'large') throw new Error('BENCH_CATALOGUE: seed or large');
+
+export const settings = {
+  seconds: Number(process.env.BENCH_SECONDS ?? 5),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  latencySeconds: Number(process.env.BENCH_LATENCY_SECONDS ?? 5),
+  databaseUrl: process.env.BENCH_DATABASE_URL,
+  stores,
+  catalogue,
+  idleSessions: 500,
+};

@@ -1,0 +1,63 @@
+/** A benchmarked process (a server with bench/heap-probe.mjs loaded), started and read from continuously. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
+
+/** What bench/heap-probe.mjs reports: heap after GC and CPU so far; GC and loop stalls since the last report. */
+export interface Probe {
+  heapUsed: number;
+  /** Resident set, bytes. */
+  rss: number;
+  cpuMicros: number;
+  gcCount: number;
+  gcMaxMs: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+export interface Proc {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  /** Resolves with the next heap and CPU report the probe prints. */
+  nextProbe(): Promise<Probe>;
+  /** While set, receives the `ms` of every access line the server writes (its own view of latency). */
+  onAccess?: (ms: number) => void;
+}
+
+/**
+ * Starts a process (pinned to core 0 when taskset exists) and reads its stdout continuously: a server
+ * whose log pipe is not drained would block on writes (or buffer them in memory) and the benchmark would
+ * measure that instead.
+ */
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  readyLine: (line: string) => number | undefined,
+): Promise<Proc> {
+  const [command, ...rest] = [...pin, ...args];
+  const child = spawn(command!, rest, { env: { ...process.env, ...env } });
+  child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+  const probeWaiters: ((probe: Probe) => void)[] = [];
+  return new Promise((resolve, reject) => {
+    let proc: Proc | undefined;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.includes('"heapUsed"')) return probeWaiters.shift()?.(JSON.parse(line) as Probe);
+      if (proc?.onAccess && line.includes('"msg":"request"')) return proc.onAccess(JSON.parse(line).ms);
+      const port = proc ? undefined : readyLine(line);
+      if (port) {
+        proc = { child, port, nextProbe: () => new Promise((r) => probeWaiters.push(r)) };
+        resolve(proc);
+      }
+    });
+    child.on('exit', () => !proc && reject(new Error(`${args.join(' ')} exited before it was ready`)));
+  });
+}
+
+/** Heap in use after GC, and CPU used so far, in the server process (bench/heap-probe.mjs). */
+export async function probe(proc: Proc): Promise<Probe> {
+  const report = proc.nextProbe();
+  proc.child.kill('SIGUSR2');
+  return report;
+}
