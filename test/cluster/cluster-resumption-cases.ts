@@ -93,8 +93,8 @@ export function clusterResumptionCases(current: () => TestCluster): void {
       );
       const running = await Promise.race(traps);
       cluster.databaseProxies.forEach((proxy) => proxy.disarm());
-      // The priming event went out before the query; let it reach the client through nginx.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The priming event went out before the query: it must have reached the client through nginx.
+      await expect.poll(() => front.answered(/"tools\/call"/, /^id: /m)).toBe(1);
       expect(front.cutWhere(/"tools\/call"/)).toBe(1);
       cluster.databaseProxies[running]!.resume();
 

@@ -27,6 +27,11 @@ export interface TcpProxy {
   up(): void;
   /** Cut the connections whose latest bytes from the client side match `pattern`; new ones still pass. */
   cutWhere(pattern: RegExp): number;
+  /**
+   * The connections whose latest bytes from the client side match `sent` and whose answer to them so far
+   * matches `answer` (an SSE event id, say): a test waits on it before cutting a stream mid-answer.
+   */
+  answered(sent: RegExp, answer: RegExp): number;
   close(): Promise<void>;
 }
 
@@ -35,6 +40,8 @@ interface Pair {
   upstream: net.Socket;
   /** The latest chunk the client side sent, as text (enough to tell one request from another). */
   lastSent: string;
+  /** What the upstream side sent since then, as text (the first 64 KiB). */
+  answer: string;
   /** What the client side sent while stalled, delivered in order on resume. */
   held: Buffer[];
 }
@@ -54,10 +61,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   const server = net.createServer((client) => {
     if (isDown) return client.destroy();
     const upstream = net.connect(targetPort, targetHost);
-    const pair: Pair = { client, upstream, lastSent: '', held: [] };
+    const pair: Pair = { client, upstream, lastSent: '', answer: '', held: [] };
     pairs.add(pair);
     client.on('data', (chunk: Buffer) => {
       pair.lastSent = chunk.toString('latin1');
+      pair.answer = '';
       if (stalled) return void pair.held.push(chunk);
       if (!upstream.write(chunk)) client.pause();
       if (trap?.pattern.test(pair.lastSent)) {
@@ -68,6 +76,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       }
     });
     upstream.on('data', (chunk: Buffer) => {
+      if (pair.answer.length < 65_536) pair.answer += chunk.toString('latin1');
       if (!client.write(chunk)) upstream.pause();
     });
     client.on('drain', () => !stalled && upstream.resume());
@@ -120,6 +129,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       isDown = false;
     },
     cutWhere: (pattern) => cut((pair) => pattern.test(pair.lastSent)),
+    answered: (sent, answer) =>
+      [...pairs].filter((pair) => sent.test(pair.lastSent) && answer.test(pair.answer)).length,
     async close() {
       isDown = true;
       cut(() => true);
