@@ -165,6 +165,8 @@ export class ConfigError extends Error {
 export interface LoadConfigOptions {
   /** Keys of the `.env` file that was read: each must be a setting. */
   envFileKeys?: readonly string[];
+  /** Lines of the `.env` file that could not be read as settings. */
+  envFileProblems?: readonly string[];
 }
 
 /** Reads and validates the environment; throws ConfigError listing every problem at once. */
@@ -187,6 +189,7 @@ export function loadConfig(
   }
   const parsed = configSchema.safeParse(input);
   const problems = [
+    ...(options.envFileProblems ?? []),
     ...findUnknownSettings(env, SETTING_NAMES, options.envFileKeys),
     ...(parsed.error?.issues ?? []).map(
       (issue) => `${envByPath.get(issue.path.join('.')) ?? issue.path.join('.')}: ${issue.message}`,

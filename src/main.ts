@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
   const envFile = loadEnvFile();
   if (envFile.warning) console.error(`warning: ${envFile.warning}`);
   // The file's keys are checked as settings too: a misspelt one there is refused like one in the environment.
-  return command(args, { envFileKeys: envFile.keys });
+  return command(args, { envFileKeys: envFile.keys, envFileProblems: envFile.problems });
 }
 
 main(process.argv.slice(2)).then(

@@ -234,6 +234,25 @@ describe('settings from a .env file', () => {
     expect(result.stderr).not.toContain('LB_PORT');
   });
 
+  it('a line of .env that Node would drop or misread is refused (exit 78), each named by its line', async () => {
+    const cwd = scratchDir();
+    writeFileSync(path.join(cwd, '.env'), '# settings\n__proto__=1\nMCP_MODE=stateless\nPORT\n=x\n');
+    const result = await runCli(['check'], { cwd });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain(`- .env line 2: __proto__ is not read by Node's .env loader`);
+    expect(result.stderr).toContain('- .env line 4: no "=" (each line is NAME=value, or a # comment)');
+    expect(result.stderr).toContain('- .env line 5: no name before "="');
+  });
+
+  it('a quoted value may span lines in .env', async () => {
+    const cwd = scratchDir();
+    writeFileSync(path.join(cwd, '.env'), 'export MCP_MODE="state\nless"\nPORT=4321\n');
+    const result = await runCli(['check'], { cwd });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('MCP_MODE');
+    expect(result.stderr).not.toContain('.env line');
+  });
+
   it('a missing .env is fine', async () => {
     expect((await runCli(['check'])).code).toBe(0);
   });
