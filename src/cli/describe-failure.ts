@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
+import { FileAccessError } from '../file-access-error.js';
 import { ToolLockError } from '../mcp/tool-lock.js';
 import { OperationCatalogueError } from '../operations/load-operations.js';
 import { codeOf } from '../store/db-errors.js';
@@ -62,6 +63,7 @@ export function describeFailure(error: unknown, config?: Config): Failure {
   }
   if (error instanceof OperationCatalogueError || error instanceof ToolLockError)
     return { message: error.message, exitCode: EXIT.DATA };
+  if (error instanceof FileAccessError) return { message: error.message, exitCode: EXIT.IO_ERROR };
   const chain = causes(error);
   const code = chain.map(codeOf).find((c) => c !== undefined);
   const syscall = chain.map((e) => (e as { syscall?: unknown } | null)?.syscall).find(Boolean);

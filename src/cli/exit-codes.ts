@@ -14,6 +14,8 @@ export const EXIT = {
   UNAVAILABLE: 69,
   /** Anything unexpected. */
   SOFTWARE: 70,
+  /** A file could not be read or written (the tool lock is a folder, or not writable). */
+  IO_ERROR: 74,
   /** Not allowed to bind the port. */
   NO_PERMISSION: 77,
   /** Invalid configuration: restarting with the same settings cannot help. */

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../canonical-json.js';
+import { FileAccessError } from '../file-access-error.js';
 import type { Logger } from '../logger.js';
 import { createCatalogue, type Catalogue } from '../operations/operation-catalogue.js';
 import { listedTools, LOCKED_REVISIONS } from './listed-tools.js';
@@ -78,9 +79,15 @@ export class ToolLockError extends Error {
 function readLock(dir: string): ToolLock | undefined {
   const file = path.join(dir, LOCK_FILE);
   if (!existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new FileAccessError('read', file, error);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new ToolLockError(
       `${LOCK_FILE} is not JSON (${(error as Error).message}): run moviedb-mcp tools --lock`,
@@ -95,7 +102,11 @@ function readLock(dir: string): ToolLock | undefined {
 
 export function writeLock(dir: string, lock: ToolLock): string {
   const file = path.join(dir, LOCK_FILE);
-  writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+  try {
+    writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+  } catch (error) {
+    throw new FileAccessError('write', file, error);
+  }
   return file;
 }
 

@@ -3,7 +3,7 @@
  * committed lock, fails naming the tool and the field when an operation changes without the lock, and
  * `tools --lock` approves the change. On a copy of the project's operations folder.
  */
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -82,6 +82,19 @@ describe('moviedb-mcp check and the tool lock', { timeout: 120_000 }, () => {
     expect(refused.code).toBe(65);
     expect(refused.stderr).toMatch(/^tools\.lock\.json is not JSON .*run moviedb-mcp tools --lock$/m);
     expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a lock path that is a folder exits 74 (EX_IOERR) naming the file, for tools --lock and check', async () => {
+    const file = path.join(dir(), 'tools.lock.json');
+    unlinkSync(file);
+    mkdirSync(file);
+    const written = await runCli(['tools', '--lock'], { env: env() });
+    expect(written.code).toBe(74);
+    expect(written.stderr).toContain(`Cannot write ${file}: it is a folder, not a file.`);
+    const read = await runCli(['check'], { env: env() });
+    expect(read.code).toBe(74);
+    expect(read.stderr).toContain(`Cannot read ${file}: it is a folder, not a file.`);
+    expect(written.stderr + read.stderr).not.toMatch(/EISDIR|illegal operation|moviedb-mcp failed/);
   });
 
   it('tools with an unknown option exits 64', async () => {
