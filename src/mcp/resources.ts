@@ -31,6 +31,15 @@ const MOVIE_URI = /^moviedb:\/\/movies\/([1-9][0-9]{0,9})$/;
 /** Ten digits reach past the largest id storage holds; no movie can have one, so it is not found. */
 const LARGEST_ID = 2_147_483_647;
 
+/** How much of an unknown URI a not-found error quotes, so the answer stays far below the body limit. */
+const QUOTED_URI_CHARS = 200;
+
+/** Not found, quoting the URI (message and data.uri) at most QUOTED_URI_CHARS long, ellipsised. */
+function notFound(uri: string, message?: string): ResourceNotFoundError {
+  const quoted = uri.length > QUOTED_URI_CHARS ? `${uri.slice(0, QUOTED_URI_CHARS)}…` : uri;
+  return new ResourceNotFoundError(quoted, message ?? `Resource not found: ${quoted}`);
+}
+
 const MOVIE_QUERY = `query MovieResource($id: ID!) {
   movie(id: $id) {
     id title releaseYear genre rating runtime tmdbId reviewCount
@@ -115,7 +124,7 @@ export function createResources(options: ResourceOptions) {
     const error = result.errors?.[0];
     if (error) {
       const { message, classification, extensions } = toToolError(error);
-      if (classification === 'NOT_FOUND') throw new ResourceNotFoundError(uri, message);
+      if (classification === 'NOT_FOUND') throw notFound(uri, message);
       throw new ProtocolError(codeOf(classification), message, {
         classification,
         retryable: RETRYABLE[classification],
@@ -139,9 +148,9 @@ export function createResources(options: ResourceOptions) {
       if (uri === MOVIE_CARD_URI) return readMovieCard();
       const id = MOVIE_URI.exec(uri)?.[1];
       if (id !== undefined && Number(id) > LARGEST_ID)
-        throw new ResourceNotFoundError(uri, `Entity Movie not found for id: ${id}`);
+        throw notFound(uri, `Entity Movie not found for id: ${id}`);
       if (id !== undefined) return run(uri, movie, 'movie', { id }, reader);
-      throw new ResourceNotFoundError(uri, `Resource not found: ${uri.slice(0, 200)}`);
+      throw notFound(uri);
     },
   };
 }

@@ -174,6 +174,15 @@ describe.each(dialects)('resources and prompts on %s', (dialect) => {
       );
     });
 
+    it('an unknown URI of 5,000 characters is quoted at most 200 characters long, message and data.uri', async () => {
+      const uri = `moviedb://${'x'.repeat(5_000)}`;
+      const quoted = `${uri.slice(0, 200)}…`;
+      const error = await errorOf(anonymous.readResource({ uri }));
+      expect(error.code).toBe(notFound);
+      expect(error.message).toBe(`Resource not found: ${quoted}`);
+      expect(error.data).toEqual({ uri: quoted });
+    });
+
     it('the watch list is the caller’s; anonymous readers get the classified UNAUTHORIZED refusal', async () => {
       const { contents } = await user.readResource({ uri: 'moviedb://me/watchlist' });
       expect(JSON.parse(contents[0]!.text!)).toEqual([]);
