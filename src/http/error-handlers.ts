@@ -12,6 +12,12 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
 };
 
+/**
+ * At most this many form parameters: body-parser's default, which the SDK's /token, /register and
+ * /revoke handlers keep; the sign-in forms name it too, so the refusal below holds for every form.
+ */
+export const FORM_PARAMETER_LIMIT = 1000;
+
 /** body-parser (and readRequestBody) mark their errors with a `type`; those are the client's mistakes. */
 export const BODY_ERRORS: Record<string, { status: number; message: string }> = {
   'entity.too.large': { status: 413, message: 'The request body is too large' },
@@ -23,6 +29,10 @@ export const BODY_ERRORS: Record<string, { status: number; message: string }> = 
   },
   'encoding.mismatch': { status: 400, message: 'The request body does not match its Content-Encoding' },
   'request.aborted': { status: 400, message: 'The request was aborted' },
+  'parameters.too.many': {
+    status: 413,
+    message: `The request has too many parameters (at most ${FORM_PARAMETER_LIMIT})`,
+  },
 };
 
 /** Express's last error handler; the /graphql and /mcp handlers answer their errors through it too. */

@@ -27,6 +27,7 @@ import type { TokenService } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { refuseForeignHosts, type HostCheck } from '../http/allowed-hosts.js';
 import { baseUrl } from '../http/mcp-metadata.js';
+import { FORM_PARAMETER_LIMIT } from '../http/error-handlers.js';
 import { OAUTH_PATHS } from '../http/route-table.js';
 import type { AbuseLimits } from '../limits/abuse-limits.js';
 import type { Store } from '../store/index.js';
@@ -184,7 +185,11 @@ export function createOAuthServer(options: OAuthServerOptions): Router {
   router.all('/.well-known/oauth-authorization-server', allowedMethods(['GET']));
   // The SDK's own in-memory rate limiters are off: the app's abuse limits (shared through Redis) count instead.
   router.use('/authorize', admitted, authorizationHandler({ provider, rateLimit: false }));
-  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT });
+  const form = express.urlencoded({
+    extended: false,
+    limit: FORM_LIMIT,
+    parameterLimit: FORM_PARAMETER_LIMIT,
+  });
   const pages = { seal, provider, limits: options.limits, store: options.store, csrfOf };
   router.post('/oauth/sign-in', form, handleSignIn(pages));
   router.post('/oauth/consent', admitted, form, handleConsent(pages));

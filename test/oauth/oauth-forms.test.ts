@@ -147,6 +147,16 @@ describe.each(dialects)('the authorization server’s forms and errors (%s)', (d
       413,
       'invalid_request',
     );
+    const manyParameters = Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&');
+    for (const path of ['/token', '/revoke', '/oauth/sign-in', '/oauth/consent'])
+      expect(
+        await expectOAuthError(
+          await post(path, 'application/x-www-form-urlencoded', manyParameters),
+          413,
+          'invalid_request',
+        ),
+        path,
+      ).toBe('The request has too many parameters (at most 1000)');
   });
 
   it('a missing or mistyped parameter is described in words that name it', async () => {
