@@ -69,6 +69,12 @@ export const TRANSPORT_REFUSALS = {
   ),
   'graphql.request-aborted': graphql(400, 'BAD_REQUEST', 'The request was aborted'),
   'graphql.request-unprocessable': graphql(400, 'BAD_REQUEST', 'The request could not be processed'),
+  // Refused by Node's HTTP parser before Express (http/answer-client-errors.ts); paths other than /mcp
+  // and the OAuth routes get these too, and the OAuth routes their status and message as OAuth errors.
+  'graphql.http-malformed': graphql(400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1'),
+  'graphql.headers-too-large': graphql(431, 'BAD_REQUEST', 'The request headers are too large'),
+  'graphql.chunk-extensions-too-large': graphql(413, 'BAD_REQUEST', 'The chunk extensions are too large'),
+  'graphql.request-timeout': graphql(408, 'TIMEOUT', 'The request did not arrive in time'),
   'graphql.token-invalid': graphql(401, 'UNAUTHORIZED', '{reason}', {
     headers: { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="{reason}"' },
   }),
@@ -141,6 +147,21 @@ export const TRANSPORT_REFUSALS = {
     'The request body does not match its Content-Encoding',
   ),
   'mcp.request-aborted': mcp(400, -32700, 'BAD_REQUEST', 'The request was aborted'),
+  // Refused by Node's HTTP parser before Express (http/answer-client-errors.ts).
+  'mcp.http-malformed': mcp(400, -32600, 'BAD_REQUEST', 'Invalid Request: the request is not valid HTTP/1.1'),
+  'mcp.headers-too-large': mcp(
+    431,
+    -32600,
+    'BAD_REQUEST',
+    'Invalid Request: the request headers are too large',
+  ),
+  'mcp.chunk-extensions-too-large': mcp(
+    413,
+    -32600,
+    'BAD_REQUEST',
+    'Invalid Request: the chunk extensions are too large',
+  ),
+  'mcp.request-timeout': mcp(408, -32600, 'TIMEOUT', 'Invalid Request: the request did not arrive in time'),
   'mcp.body-unreadable': mcp(400, -32700, 'BAD_REQUEST', 'Parse error: the body could not be read'),
   'mcp.unsupported-media-type': mcp(
     415,

@@ -40,7 +40,7 @@ function trickleHeaders(port: number): Promise<Outcome> {
 }
 
 /** Writes bytes on a fresh connection and collects everything until the server closes it. */
-function sendRaw(port: number, bytes: string): Promise<string> {
+function sendRaw(port: number, bytes: string, giveUpAfterMs = 5000): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let answer = '';
@@ -49,7 +49,7 @@ function sendRaw(port: number, bytes: string): Promise<string> {
     socket.on('error', () => undefined);
     socket.on('close', () => resolve(answer));
     socket.write(bytes);
-    setTimeout(() => socket.destroy(), 5000).unref();
+    setTimeout(() => socket.destroy(), giveUpAfterMs).unref();
   });
 }
 
@@ -133,6 +133,62 @@ describe.each(dialects)('slow and malformed clients (%s)', (dialect) => {
       expect(answer).toMatch(/\r\nconnection: close\r\n/i);
       expect(jsonBodyOf(answer)).toMatchObject({ errors: [{ extensions: { classification } }] });
     },
+  );
+
+  // Where the request line names the route, the answer has that route's shape.
+  const TWO_LENGTHS = (path: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}`;
+  const BIG_HEADERS = (path: string) =>
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+
+  it.each([
+    [400, 'BAD_REQUEST', 'Invalid Request: the request is not valid HTTP/1.1', TWO_LENGTHS('/mcp')],
+    [431, 'BAD_REQUEST', 'Invalid Request: the request headers are too large', BIG_HEADERS('/mcp?x=1')],
+  ] as const)(
+    'on /mcp the parser refusal %i is a JSON-RPC error (-32600)',
+    async (status, classification, message, bytes) => {
+      const answer = await sendRaw(Number(new URL(server.url).port), bytes);
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(jsonBodyOf(answer)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message, data: { classification } },
+      });
+    },
+  );
+
+  it.each([
+    [400, 'The request is not valid HTTP/1.1', TWO_LENGTHS('/token')],
+    [431, 'The request headers are too large', BIG_HEADERS('/oauth/sign-in')],
+  ] as const)(
+    'on the OAuth routes the parser refusal %i is an OAuth error',
+    async (status, description, bytes) => {
+      const answer = await sendRaw(Number(new URL(server.url).port), bytes);
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(jsonBodyOf(answer)).toEqual({ error: 'invalid_request', error_description: description });
+    },
+  );
+
+  it(
+    'a /mcp request whose body does not arrive within requestTimeout is answered 408 as a JSON-RPC error',
+    async () => {
+      const answer = await sendRaw(
+        Number(new URL(server.url).port),
+        'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 10\r\n\r\n{',
+        REQUEST_WITHIN_MS + 5000,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(jsonBodyOf(answer)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: 'Invalid Request: the request did not arrive in time',
+          data: { classification: 'TIMEOUT' },
+        },
+      });
+    },
+    REQUEST_WITHIN_MS + 10_000,
   );
 
   it('a pipelined request the parser refuses after a good one leaves the good answer whole', async () => {
