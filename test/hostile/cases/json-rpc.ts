@@ -107,6 +107,10 @@ export function jsonRpcCases(): HostileCase[] {
       'resources/read',
       { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'file:///etc/passwd' } },
     ],
+    [
+      'resources/read a 50 KB URI',
+      { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `moviedb://${'u'.repeat(50_000)}` } },
+    ],
     ['prompts/get', { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'x' } }],
     ['completion/complete', { jsonrpc: '2.0', id: 1, method: 'completion/complete', params: {} }],
     ['tasks/get', { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: 'x' } }],

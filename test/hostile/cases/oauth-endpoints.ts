@@ -61,6 +61,9 @@ export function oauthEndpointCases(): HostileCase[] {
     post(`${path} over the form limit`, path, FORM, `username=user&pad=${'x'.repeat(40000)}`);
     post(`${path} gzip bomb`, path, { ...FORM, 'content-encoding': 'gzip' }, bomb);
     post(`${path} 3000 parameters`, path, FORM, Array.from({ length: 3000 }, (_, i) => `k${i}=v`).join('&'));
+    post(`${path} 1001 parameters`, path, FORM, Array.from({ length: 1001 }, (_, i) => `k${i}=v`).join('&'));
   }
+  for (const path of ['/revoke', '/register'])
+    post(`${path} 1001 parameters`, path, FORM, Array.from({ length: 1001 }, (_, i) => `k${i}=v`).join('&'));
   return cases;
 }

@@ -104,5 +104,17 @@ export function rawCases(): HostileCase[] {
       `POST /graphql HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     ),
     raw('Host with a NUL escape', 'GET /mcp HTTP/1.1\r\nHost: 127.0.0.1%00evil\r\nConnection: close\r\n\r\n'),
+    raw(
+      '/mcp two Content-Lengths',
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{}',
+    ),
+    raw(
+      '/token 20 KB header',
+      `POST /token HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(20000)}\r\nConnection: close\r\n\r\n`,
+    ),
+    raw(
+      '/token bad chunk size',
+      `POST /token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n`,
+    ),
   ];
 }
