@@ -15,7 +15,7 @@ import { routeOf } from './route-table.js';
 type ParserRefusal =
   'http-malformed' | 'headers-too-large' | 'chunk-extensions-too-large' | 'request-timeout';
 
-/** Node's status for each parser error code it distinguishes (the rest are 400). */
+/** The refusal for each parser error code Node distinguishes (the rest are malformed HTTP). */
 function parserRefusalOf(code: string | undefined): ParserRefusal {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -47,7 +47,7 @@ function pathOf(error: Error & { rawPacket?: unknown }, socket: ParsingSocket): 
   return url?.split(/[?#]/)[0];
 }
 
-/** Status, content type and body of the answer, in the shape of the route the path names. */
+/** Status and body of the answer, in the shape of the route the path names. */
 function answerFor(refusal: ParserRefusal, path: string | undefined) {
   const route = path === undefined ? undefined : routeOf(path);
   if (route === 'mcp') {
