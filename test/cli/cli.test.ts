@@ -248,7 +248,7 @@ describe('settings from a .env file', () => {
     const cwd = scratchDir();
     writeFileSync(path.join(cwd, '.env'), 'export MCP_MODE="state\nless"\nPORT=4321\n');
     const result = await runCli(['check'], { cwd });
-    expect(result.code).toBe(78);
+    expect(result.code, result.stderr).toBe(78);
     expect(result.stderr).toContain('MCP_MODE');
     expect(result.stderr).not.toContain('.env line');
   });
