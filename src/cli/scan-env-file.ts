@@ -3,7 +3,7 @@
  * word: a line with no `=` (Node then glues it to the next line's name), a line with no name before `=`
  * (Node stops reading the file there). A value in quotes may span lines when the closing quote comes later.
  */
-export interface EnvFileLine {
+interface EnvFileLine {
   key: string;
   /** 1-based, as an editor shows it. */
   line: number;
