@@ -5,7 +5,6 @@
  * answers exactly as /graphql does, refuses what /graphql refuses, runs mutations only in write mode
  * and with the fields' scopes, and fits its answer to the response budget.
  */
-import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/auth/identity.js';
 import { sizeOf } from '../../src/operations/tool-size.js';
@@ -13,50 +12,13 @@ import { callTool, connectClient } from '../helpers/mcp.js';
 import { connectModernClient, modernRequest } from '../helpers/mcp-modern.js';
 import { raw } from '../helpers/raw-http.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
-
-const SCHEMA_TOOLS = ['executeGraphQL', 'searchSchema', 'validateGraphQL'];
-
-/** The schema tools a caller sees, as a 2025 session and as a 2026-07-28 client. */
-async function listedSchemaTools(url: string, token?: string) {
-  const legacy = await connectClient(url, token);
-  const modern = await connectModernClient(url, token ? { authorization: `Bearer ${token}` } : {});
-  try {
-    const names = (tools: { name: string }[]) =>
-      tools
-        .map((t) => t.name)
-        .filter((name) => SCHEMA_TOOLS.includes(name))
-        .sort();
-    return {
-      legacy: names((await legacy.listTools()).tools),
-      modern: names((await modern.listTools()).tools),
-    };
-  } finally {
-    await Promise.all([legacy.close(), modern.close()]);
-  }
-}
-
-/** A token for the same account as `token`, granting only these scopes. */
-async function narrowed(server: TestServer, token: string, scopes: readonly string[]) {
-  const { sub, role } = decodeJwt(token) as { sub: string; role: 'USER' | 'ADMIN' };
-  return server.tokens.issue(Number(sub), role, { scopes, resource: `${server.url}/mcp`, ttlSeconds: 600 });
-}
-
-/** A 24-level doubling fragment chain: a few hundred bytes that would expand to 16 million fields. */
-function fragmentBomb(levels: number): string {
-  const fragments = ['fragment F0 on Movie { title }'];
-  for (let i = 1; i <= levels; i++) fragments.push(`fragment F${i} on Movie { ...F${i - 1} ...F${i - 1} }`);
-  return `{ movie(id: "1") { ...F${levels} } }\n${fragments.join('\n')}`;
-}
-
-/** The bounds a listed argument may carry. */
-interface Bounds {
-  type?: string;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-}
+import {
+  fragmentBomb,
+  listedSchemaTools,
+  narrowed,
+  SCHEMA_TOOLS,
+  type Bounds,
+} from '../helpers/schema-tool-probes.js';
 
 const ADD = 'mutation { addToWatchlist(subject: { movieId: "7" }) { id } }';
 
