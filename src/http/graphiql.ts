@@ -16,8 +16,12 @@ function packageFile(pkg: string, file: string): string {
   return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
 }
 
-/** The files the GraphiQL page loads, by the name it asks for (the Docker image keeps only these). */
-const ASSETS: Record<string, { file: string; type: string }> = {
+/**
+ * The files the GraphiQL page loads, by the name it asks for. Exported for the Docker build:
+ * deploy/docker/slim-node-modules.mjs imports it from dist/ to keep only these files of their packages.
+ * @public
+ */
+export const ASSETS: Record<string, { file: string; type: string }> = {
   'react.js': { file: packageFile('react', 'umd/react.production.min.js'), type: 'text/javascript' },
   'react-dom.js': {
     file: packageFile('react-dom', 'umd/react-dom.production.min.js'),
