@@ -75,10 +75,10 @@ export async function writeTransaction<T>(
 /**
  * A write that is one statement, which commits on its own: sent alone, it is one statement where begin,
  * the statement and commit are three (on PostgreSQL one round trip; on SQLite it takes the write lock
- * itself, waiting out the busy timeout as begin immediate does). The signal is checked before it is sent; once sent it is its own
- * commit, so a deadline from then on says the change may have been applied (the transaction's answer
- * once its commit was sent). A request's write under an idempotency key reservation still takes
- * writeTransaction, so the reservation commits or rolls back with it.
+ * itself, waiting out the busy timeout as begin immediate does). The signal is checked before it is
+ * sent; once sent it is its own commit, so a deadline from then on says the change may have been applied
+ * (the transaction's answer once its commit was sent). A request's write under an idempotency key
+ * reservation still takes writeTransaction, so the reservation commits or rolls back with it.
  */
 export async function writeStatement<T>(
   handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
