@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openSession } from '../helpers/mcp.js';
 import { dropKeys, REDIS_URL, redisAvailable, runPrefix } from '../helpers/redis.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { untilRedis } from '../helpers/shared-redis-env.js';
 
 const available = await redisAvailable();
 if (!available) console.warn(`redis-connections tests skipped: no Redis answers at ${REDIS_URL}`);
@@ -63,6 +64,8 @@ describe.skipIf(!available)('Redis connections per replica', () => {
       startTestServer('sqlite', { env }),
     ]);
     servers.push(a, b);
+    // A replica listens before its Redis connection is up (sessions answer 503 until then).
+    await Promise.all([untilRedis(a, 'ok'), untilRedis(b, 'ok')]);
     // Every user of the bus at work: sessions (close notices, cancellations, answers), the result cache.
     await openSession(a.url);
     await openSession(b.url);
