@@ -19,6 +19,8 @@ const seedSchema = z.object({
       email: z.string(),
       role: z.enum(['USER', 'ADMIN']),
       password: z.string(),
+      /** `password`'s scrypt hash made in advance (src/auth/password.ts): used as it is when present. */
+      passwordHash: z.string().startsWith('scrypt$').optional(),
     }),
   ),
   people: z.array(
@@ -103,9 +105,11 @@ async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unkn
 
 export async function seedDatabase(db: Kysely<Database>, dialect: Dialect, seedFile: string): Promise<void> {
   const seed = seedSchema.parse(JSON.parse(await readFile(seedFile, 'utf8')));
-  // On this thread, one at a time: the memory each hash takes then stays behind once, not once per
-  // thread of the pool (hashPasswordOnThisThread). It runs once, when the store is first created.
-  const passwordHashes = seed.users.map((u) => hashPasswordOnThisThread(u.password));
+  // The project's seed carries its hashes: each hash made here takes a 16 MiB scrypt buffer that glibc
+  // keeps resident afterwards (and then the next one, a login's, too: see docs/benchmarks.md). A seed
+  // without them is hashed on this thread, one at a time, so that memory stays behind once, not once
+  // per thread of the pool.
+  const passwordHashes = seed.users.map((u) => u.passwordHash ?? hashPasswordOnThisThread(u.password));
 
   await insertInChunks(
     seed.users.map((u, i) => ({
