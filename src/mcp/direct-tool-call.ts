@@ -19,7 +19,7 @@ import {
   type AuthInfo,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
-import { isSharedToolResult } from './to-call-tool-result.js';
+import { isSharedToolResult, keptStructuredJson } from './to-call-tool-result.js';
 import {
   callCuratedTool,
   LEGACY_PROTOCOL_VERSIONS,
@@ -159,9 +159,24 @@ function resultJson(result: CallToolResult, era: Era): string {
     era === 'modern'
       ? { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: SERVER_INFO } }
       : result;
-  const json = JSON.stringify(encoded);
+  const structuredJson = keptStructuredJson(result.structuredContent);
+  const json =
+    structuredJson === undefined
+      ? JSON.stringify(encoded)
+      : stringifyWith(encoded, 'structuredContent', structuredJson);
   if (shared) serialized[era].set(result, json);
   return json;
+}
+
+/** `JSON.stringify(object)` (a plain object), with the JSON of one member given: the same text. */
+function stringifyWith(object: Record<string, unknown>, key: string, json: string): string {
+  let text = '';
+  for (const name of Object.keys(object)) {
+    const member = name === key ? json : (JSON.stringify(object[name]) as string | undefined);
+    // As JSON.stringify does, a member whose value has no JSON (undefined, a function) is left out.
+    if (member !== undefined) text += `${text === '' ? '{' : ','}${JSON.stringify(name)}:${member}`;
+  }
+  return text === '' ? '{}' : `${text}}`;
 }
 
 /**

@@ -14,7 +14,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { OFFSET_ARGUMENT } from '../operations/tool-arguments.js';
 import type { ResultShape } from '../operations/result-shape.js';
-import { isSharedToolResult, type ToolError } from './to-call-tool-result.js';
+import {
+  isSharedToolResult,
+  keepStructuredJson,
+  keptStructuredJson,
+  type ToolError,
+} from './to-call-tool-result.js';
 import { toolErrorText } from './tool-error-text.js';
 
 interface Truncation {
@@ -56,23 +61,28 @@ export function fitResultBudget(
     fitted = fitPage(structured, structured.data, shape, call, room);
   }
   if (!fitted) return result;
-  return {
-    ...result,
-    structuredContent: { ...fitted },
-    content: [{ type: 'text', text: lines + JSON.stringify(fitted) }],
-  };
+  const json = JSON.stringify(fitted);
+  const structuredContent = { ...fitted };
+  keepStructuredJson(structuredContent, json);
+  return { ...result, structuredContent, content: [{ type: 'text', text: lines + json }] };
 }
 
 /** The JSON length of shared results' structuredContent: they are served many times, unchanged. */
 const sharedLengths = new WeakMap<CallToolResult, number>();
 
+/**
+ * An answer made for this call is serialized once: its JSON is kept for the response
+ * (src/mcp/direct-tool-call.ts), which would otherwise serialize it again. A shared result's is not kept
+ * (the response's whole JSON is, there), only its length.
+ */
 function structuredLength(result: CallToolResult, structured: Structured): number {
   const shared = isSharedToolResult(result);
-  const kept = shared ? sharedLengths.get(result) : undefined;
+  const kept = shared ? sharedLengths.get(result) : keptStructuredJson(structured)?.length;
   if (kept !== undefined) return kept;
-  const length = JSON.stringify(structured).length;
-  if (shared) sharedLengths.set(result, length);
-  return length;
+  const json = JSON.stringify(structured);
+  if (shared) sharedLengths.set(result, json.length);
+  else keepStructuredJson(structured, json);
+  return json.length;
 }
 
 function isPage(data: unknown, listKey: string): data is Record<string, unknown> & { totalElements: number } {

@@ -41,6 +41,23 @@ function envelope(data: unknown, errors: ToolError[], isError: boolean, text: st
 }
 
 /**
+ * The JSON of structuredContent objects that were serialized already (a success's text block is that
+ * JSON; a cut answer's too): the budget check and the response reuse it instead of serializing the
+ * answer again. Kept per object, so a changed copy is serialized afresh; nothing changes one in place.
+ */
+const structuredJsons = new WeakMap<object, string>();
+
+/** Remembers `json` as the serialization of `structured` (exactly what JSON.stringify gives for it). */
+export function keepStructuredJson(structured: object, json: string): void {
+  structuredJsons.set(structured, json);
+}
+
+/** The JSON of this structuredContent if it was serialized already. */
+export function keptStructuredJson(structured: unknown): string | undefined {
+  return typeof structured === 'object' && structured !== null ? structuredJsons.get(structured) : undefined;
+}
+
+/**
  * The text block of `{ data, errors }`: the error lines, then the JSON unless the data is null (a total
  * failure is said by its lines alone). `args` are the call's, to name the argument at fault.
  */
@@ -99,8 +116,13 @@ function mapResult(
   const whole = result.data as Record<string, unknown> | null | undefined;
   const data = (rootKey === null ? whole : whole?.[rootKey]) ?? null;
   const errors = (result.errors ?? []).map(toToolError);
-  if (errors.length === 0)
-    return envelope(data, errors, false, renderText?.(data) ?? JSON.stringify({ data, errors }));
+  if (errors.length === 0) {
+    if (renderText) return envelope(data, errors, false, renderText(data));
+    const json = JSON.stringify({ data, errors });
+    const mapped = envelope(data, errors, false, json);
+    keepStructuredJson(mapped.structuredContent!, json);
+    return mapped;
+  }
   return envelope(data, errors, data === null || !allowPartialData, toolResultText({ data, errors }, args));
 }
 

@@ -52,21 +52,60 @@ function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | un
   return current;
 }
 
-function valuesAt(value: unknown, keys: string[]): unknown[] {
-  if (Array.isArray(value)) return value.flatMap((element) => valuesAt(element, keys));
-  if (keys.length === 0) return [value];
-  if (value === null || typeof value !== 'object') return [undefined];
-  const [key, ...rest] = keys;
-  return valuesAt((value as Record<string, unknown>)[key!], rest);
+/** Every value the path reaches from `value`, stepping into lists (a list's elements each count). */
+function collect(value: unknown, keys: readonly string[], at: number, out: unknown[]): void {
+  if (Array.isArray(value)) {
+    for (const element of value) collect(element, keys, at, out);
+    return;
+  }
+  if (at === keys.length) out.push(value);
+  else if (value === null || typeof value !== 'object') out.push(undefined);
+  else collect((value as Record<string, unknown>)[keys[at]!], keys, at + 1, out);
 }
 
-function show(value: unknown, path: string): string {
-  const values = valuesAt(value, path.split('.'));
-  return values.map((v) => (v === null || v === undefined ? UNKNOWN : String(v))).join(', ') || UNKNOWN;
+function valuesAt(value: unknown, keys: readonly string[]): unknown[] {
+  const out: unknown[] = [];
+  collect(value, keys, 0, out);
+  return out;
 }
 
-function fill(template: string, value: unknown, special: Record<string, () => string> = {}): string {
-  return template.replace(PLACEHOLDER, (_match, path: string) => special[path]?.() ?? show(value, path));
+const shown = (value: unknown) => (value === null || value === undefined ? UNKNOWN : String(value));
+
+function show(value: unknown, keys: readonly string[]): string {
+  // Most paths reach one value through objects alone: walked without collecting a list.
+  let current = value;
+  for (let at = 0; !Array.isArray(current); at++) {
+    if (at === keys.length) return shown(current) || UNKNOWN;
+    if (current === null || typeof current !== 'object') return UNKNOWN;
+    current = (current as Record<string, unknown>)[keys[at]!];
+  }
+  return valuesAt(value, keys).map(shown).join(', ') || UNKNOWN;
+}
+
+/** A template split once into its text and its placeholders (each path split into its keys). */
+type Part = string | { path: string; keys: readonly string[] };
+
+function parse(template: string): Part[] {
+  const parts: Part[] = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    parts.push(template.slice(last, match.index));
+    const path = match[1]!;
+    parts.push({ path, keys: path.split('.') });
+    last = match.index + match[0].length;
+  }
+  parts.push(template.slice(last));
+  return parts;
+}
+
+function fill(parts: readonly Part[], value: unknown, special?: Record<string, () => string>): string {
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') text += part;
+    else if (special && Object.hasOwn(special, part.path)) text += special[part.path]!();
+    else text += show(value, part.keys);
+  }
+  return text;
 }
 
 /**
@@ -102,14 +141,18 @@ export function compileTextRendering(
   check('empty', listPath === undefined ? undefined : data, []);
   if (problems.length > 0) return { problems };
 
+  // Parsed once here: rendering runs on every call of the tool, and for every element of its list.
+  const template = parse(settings.template);
+  const item = parse(settings.item ?? '');
+  const empty = settings.empty === undefined ? undefined : parse(settings.empty);
+  const listKeys = listPath === undefined ? [] : listPath.split('.');
   const render: RenderText = (value) => {
-    if (!hasList) return fill(settings.template, value);
-    const elements = valuesAt(value, listPath === undefined ? [] : listPath.split('.'));
-    const present = elements.filter((e) => e !== undefined && e !== null);
-    if (present.length === 0 && settings.empty !== undefined) return fill(settings.empty, value);
-    return fill(settings.template, value, {
+    if (!hasList) return fill(template, value);
+    const present = valuesAt(value, listKeys).filter((e) => e !== undefined && e !== null);
+    if (present.length === 0 && empty !== undefined) return fill(empty, value);
+    return fill(template, value, {
       count: () => String(present.length),
-      items: () => present.map((element) => fill(settings.item!, element)).join(', '),
+      items: () => present.map((element) => fill(item, element)).join(', '),
     });
   };
   return { render };

@@ -40,17 +40,31 @@ const SHOW_COLUMNS = columns<TvShowsTable>()([
   'seasons',
 ]);
 
-/** A user's watch list with what each entry lists: the titles are primed into the request's loaders. */
-export interface ListedWatchlist {
-  items: WatchlistItem[];
-  movies: Movie[];
-  tvShows: TvShow[];
+/**
+ * An entry of a listing, with the movie or show it names (read in the same statement): its content is
+ * known without a loader, a batch or a promise per entry. A plain property, not a WeakMap beside the
+ * entries (half a microsecond per entry to set, and a listing can have hundreds).
+ */
+export interface ListedWatchlistItem extends WatchlistItem {
+  listedContent: Movie | TvShow | undefined;
 }
 
-/** Picks the columns a prefix names out of a joined row, unprefixed. */
-function part<Row>(row: Record<string, unknown>, prefix: string, names: readonly string[]): Row {
-  return Object.fromEntries(names.map((name) => [name, row[`${prefix}${name}`]])) as Row;
+/**
+ * Picks the columns a prefix names out of a joined row, unprefixed. The prefixed names are made once:
+ * this runs for every entry of every listing, where building them (and an entries array) per row was
+ * a visible share of a call's allocations.
+ */
+function partOf<Row>(prefix: string, names: readonly string[]): (row: Record<string, unknown>) => Row {
+  const pairs = names.map((name) => [name, `${prefix}${name}`] as const);
+  return (row) => {
+    const picked: Record<string, unknown> = {};
+    for (const [name, prefixed] of pairs) picked[name] = row[prefixed];
+    return picked as Row;
+  };
 }
+const itemPart = partOf<WatchlistItem>('i_', ITEM_COLUMNS);
+const moviePart = partOf<Movie>('m_', MOVIE_COLUMNS);
+const showPart = partOf<TvShow>('s_', SHOW_COLUMNS);
 
 export function createWatchlist(db: Kysely<Database>) {
   // The hot statements, compiled once (prepared-query.ts).
@@ -82,20 +96,21 @@ export function createWatchlist(db: Kysely<Database>) {
   );
   return {
     ofUser: (userId: number) => ofUser.execute([userId]),
-    /** The list with its titles, or undefined when no account has this id. */
-    async listed(userId: number): Promise<ListedWatchlist | undefined> {
+    /** The list, each entry with its title, or undefined when no account has this id. */
+    async listed(userId: number): Promise<ListedWatchlistItem[] | undefined> {
       const rows = (await listed.execute([userId])) as Record<string, unknown>[];
       if (rows.length === 0) return undefined;
-      const result: ListedWatchlist = { items: [], movies: [], tvShows: [] };
+      const items: ListedWatchlistItem[] = [];
       for (const row of rows) {
         // The account's one row when its list is empty.
         if (row.i_id === null) continue;
-        result.items.push(part<WatchlistItem>(row, 'i_', ITEM_COLUMNS));
-        if (row.m_id !== null) result.movies.push(part<Movie>(row, 'm_', MOVIE_COLUMNS));
-        if (row.s_id !== null) result.tvShows.push(part<TvShow>(row, 's_', SHOW_COLUMNS));
+        const item = itemPart(row) as ListedWatchlistItem;
+        item.listedContent =
+          row.m_id !== null ? moviePart(row) : row.s_id !== null ? showPart(row) : undefined;
+        items.push(item);
       }
-      result.items.sort((a, b) => a.id - b.id);
-      return result;
+      items.sort((a, b) => a.id - b.id);
+      return items;
     },
     findOwned: (userId: number, itemId: number) =>
       db

@@ -3,6 +3,7 @@ import { MAX_RECOMMENDATIONS, MOOD_RULES, type MoodName } from '../../domain/moo
 import { badRequest, notFound, unauthorized } from '../../errors.js';
 import { writeStatement } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
+import type { ListedWatchlistItem } from '../../store/watchlist.js';
 import type { WatchlistItem, WatchStatusName } from '../../store/tables.js';
 import { actingUser, viewerAccount, type GraphQLContext } from '../context.js';
 import { parseId } from '../parse-id.js';
@@ -33,11 +34,9 @@ export const watchlistResolvers = {
         return ctx.store.watchlist.ofUser(user.id);
       }
       // One statement: the account, its entries and their titles (what the entries' content resolves to).
-      const listed = await ctx.store.watchlist.listed(userId);
-      if (!listed) throw unauthorized('watchlist');
-      for (const movie of listed.movies) ctx.loaders.movie.prime(movie.id, movie);
-      for (const show of listed.tvShows) ctx.loaders.tvShow.prime(show.id, show);
-      return listed.items;
+      const items = await ctx.store.watchlist.listed(userId);
+      if (!items) throw unauthorized('watchlist');
+      return items;
     },
     async watchlistItem(_: unknown, args: { id: string }, ctx: GraphQLContext) {
       const user = await actingUser(ctx, 'watchlistItem');
@@ -101,7 +100,10 @@ export const watchlistResolvers = {
     },
   },
   WatchlistItem: {
-    async content(item: WatchlistItem, _: unknown, ctx: GraphQLContext) {
+    content(item: WatchlistItem, _: unknown, ctx: GraphQLContext) {
+      // A listed entry's title came with it: answered at once, not through a loader's promise.
+      const listed = (item as Partial<ListedWatchlistItem>).listedContent;
+      if (listed) return listed;
       return item.movie_id !== null
         ? ctx.loaders.movie.load(item.movie_id)
         : ctx.loaders.tvShow.load(item.tv_show_id as number);
