@@ -5,7 +5,7 @@
  * listener either way).
  */
 import type { RequestListener } from 'node:http';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import type { Config } from './config.js';
 import type { BearerVerifier } from './auth/bearer.js';
 import type { TokenService } from './auth/tokens.js';
@@ -35,7 +35,7 @@ import {
   METRICS_PATH,
   routeOf,
 } from './http/route-table.js';
-import { createOAuthServer } from './oauth/oauth-server.js';
+import type { OAuthServerOptions } from './oauth/oauth-server.js';
 
 export interface AppDependencies {
   config: Config;
@@ -126,7 +126,7 @@ export function createApp(deps: AppDependencies): RequestListener {
   if (deps.oauthSecret && !deps.config.oauth) {
     const { store, tokens, limits } = deps;
     const publicUrl = deps.config.mcp.publicUrl;
-    app.use(createOAuthServer({ store, tokens, limits, secret: deps.oauthSecret, publicUrl, hostCheck }));
+    app.use(lazyOAuthServer({ store, tokens, limits, secret: deps.oauthSecret, publicUrl, hostCheck }));
   }
 
   app.use(notFoundHandler);
@@ -148,4 +148,19 @@ export function createApp(deps: AppDependencies): RequestListener {
   const served = dispatchPath(GRAPHQL_PATH, graphql, dispatchPath(MCP_PATH, mcpHandler, app));
   // Around the whole listener, so the request's span is the parent of everything it runs.
   return deps.tracing ? deps.tracing.traceListener(served, trust) : served;
+}
+
+/**
+ * The authorization server, imported when one of its paths is first asked for: the v1 SDK's handlers
+ * and what they bring (its zod schemas, express-rate-limit, cors) hold about 1 MB of heap and 2 MB of
+ * resident code that a server whose clients bring their tokens never uses. The first OAuth request
+ * waits for the import once (about 50 ms); sign-in is a person at a browser form.
+ */
+function lazyOAuthServer(options: OAuthServerOptions): RequestHandler {
+  let router: Promise<RequestHandler> | undefined;
+  return (req, res, next) => {
+    if (routeOf(req.path) !== 'oauth') return next();
+    router ??= import('./oauth/oauth-server.js').then(({ createOAuthServer }) => createOAuthServer(options));
+    router.then((handle) => handle(req, res, next), next);
+  };
 }

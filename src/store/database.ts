@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
@@ -66,7 +66,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const { dialect, driver, watchAccountChanges } = options.url
     ? await openPostgres(options.url, options)
-    : openSqlite(options.dataDir);
+    : await openSqlite(options.dataDir);
   const { onQuery, onQueryEvent } = options;
   // Without an observer kysely neither times nor logs statements.
   const db = new Kysely<Database>({
@@ -107,7 +107,9 @@ interface OpenedDriver {
   watchAccountChanges(): AccountChanges;
 }
 
-function openSqlite(dataDir: string): OpenedDriver {
+async function openSqlite(dataDir: string): Promise<OpenedDriver> {
+  // Imported only for a SQLite store, as pg only for PostgreSQL: its native library stays unmapped.
+  const { default: SqliteDatabase } = await import('better-sqlite3');
   mkdirSync(dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(dataDir, 'moviedb.sqlite'));
   // WAL lets readers run beside a writer; the busy timeout makes a second writer wait, not fail.

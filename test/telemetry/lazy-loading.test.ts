@@ -2,16 +2,20 @@
  * Tracing costs nothing unless configured: the real `moviedb-mcp serve` process, with a probe that
  * reports which @opentelemetry packages it loaded, loads none of the SDK without an OTLP endpoint. With
  * one, it loads only the exporter of the chosen protocol and sends the spans still queued when it drains.
+ * The same holds for the store's driver and the built-in authorization server's SDK.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir, spawnCli, waitForLine } from '../helpers/cli.js';
 import { callTool, connectClient } from '../helpers/mcp.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
-import { TEST_JWT_SECRET } from '../helpers/server.js';
+import { dialects, TEST_JWT_SECRET } from '../helpers/server.js';
 
 const PROBE = path.resolve(import.meta.dirname, '../fixtures/report-opentelemetry-packages.mjs');
+const PACKAGES = path.resolve(import.meta.dirname, '../fixtures/report-loaded-packages.mjs');
 
 /** Starts the server, runs a /graphql request and a tool call, drains it with SIGTERM. */
 async function serveOnce(env: Record<string, string>) {
@@ -89,5 +93,50 @@ describe('tracing is loaded only when configured', () => {
       expect(exported).toContain(name);
     }
     expect(exported).not.toContain('The Shawshank Redemption');
+  });
+});
+
+describe.each(dialects)('on %s, only what is used is loaded', (dialect) => {
+  const schema = `lazy_${randomBytes(5).toString('hex')}`;
+  const store: Record<string, string> =
+    dialect === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: schema } : {};
+  afterAll(async () => {
+    if (dialect !== 'postgres') return;
+    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  });
+
+  it('the driver of the other store never, the v1 SDK (authorization server) at its first request', async () => {
+    const child = spawnCli([], {
+      env: { PORT: '0', DATA_DIR: scratchDir(), JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info', ...store },
+      preload: [PACKAGES],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const { url } = JSON.parse(await waitForLine(child, /"msg":"listening"/)) as { url: string };
+      const loaded = async () => {
+        const line = waitForLine(child, /^loaded-packages: /);
+        child.kill('SIGUSR2');
+        return JSON.parse((await line).replace(/^loaded-packages: /, '')) as string[];
+      };
+      const client = await connectClient(url);
+      expect((await callTool(client, 'getMovie', { id: '1' })).isError).toBe(false);
+      await client.close();
+      const before = await loaded();
+      expect(before).toContain('@modelcontextprotocol/server');
+      expect(before).toContain(dialect === 'postgres' ? 'pg' : 'better-sqlite3');
+      expect(before).not.toContain(dialect === 'postgres' ? 'better-sqlite3' : 'pg');
+      expect(before).not.toContain('@modelcontextprotocol/sdk');
+
+      const metadata = await fetch(`${url}/.well-known/oauth-authorization-server`);
+      expect(metadata.status).toBe(200);
+      expect(((await metadata.json()) as { issuer: string }).issuer).toBe(url);
+      expect(await loaded()).toContain('@modelcontextprotocol/sdk');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
