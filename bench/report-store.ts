@@ -17,6 +17,7 @@ export interface StoreRun {
   latencies: Map<Case, SingleLatency>;
   perIdleSession: number;
   /** Resident sets before any load. */
+  startedRss: Map<Proc, number>;
   idleRss: Map<Proc, number>;
   servers: { bare: Proc; sessions: Proc; stateless: Proc };
 }
@@ -32,6 +33,7 @@ export function reportStore({
   rounds,
   latencies,
   perIdleSession,
+  startedRss,
   idleRss,
   servers: { bare, sessions, stateless },
 }: StoreRun): { cells: Map<string, string>; memory: string } {
@@ -140,7 +142,7 @@ export function reportStore({
     const loaded = Math.max(
       ...cases.filter((c) => c.proc === proc).flatMap((c) => rounds.get(c)!.map((r) => r.probe.rss)),
     );
-    return `${name} ${mib(idleRss.get(proc)!)} idle, ${mib(loaded)} loaded`;
+    return `${name} ${mib(startedRss.get(proc)!)} started, ${mib(idleRss.get(proc)!)} idle, ${mib(loaded)} loaded`;
   };
   const memory = [
     rssOf(sessions, 'sessions server'),

@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { benchCases } from './bench-cases.js';
 import { createFreshStores } from './fresh-stores.js';
 import { prepareLargeCatalogue } from './large-catalogue.js';
@@ -46,7 +47,12 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
     const item = await firstWatchlistItem(sessions.port, bearer);
-    // Resident sets before any load: each server started, signed in, one session open.
+    // Resident sets before any load: each server started, signed in, one session open; then again once
+    // it has sat idle a while, when V8 has given back the young generation start-up grew (it does so on
+    // its own some seconds after the last collection): what a server waiting for its clients holds.
+    const startedRss = new Map<Proc, number>();
+    for (const proc of procs) startedRss.set(proc, (await probe(proc)).rss);
+    await sleep(settings.settleSeconds * 1000);
     const idleRss = new Map<Proc, number>();
     for (const proc of procs) idleRss.set(proc, (await probe(proc)).rss);
 
@@ -75,6 +81,7 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
       rounds,
       latencies,
       perIdleSession,
+      startedRss,
       idleRss,
       servers: { bare, sessions, stateless },
     });

@@ -14,4 +14,5 @@ export const settings = {
   stores,
   catalogue,
   idleSessions: 500,
+  settleSeconds: Number(process.env.BENCH_SETTLE_SECONDS ?? 10),
 };
