@@ -90,7 +90,23 @@ export function createContext(
     | 'idempotencyKey'
   >,
 ): CallContext {
-  return { ...deps, ...request, execution: { attempts: 0, commit: 'none' } };
+  // Written out rather than spread: callers hand request objects of several shapes, and spreading them
+  // took the slow generic copy (about 3% of a cached tool call's CPU). Absent fields are undefined, as
+  // every reader treats them.
+  return {
+    store: deps.store,
+    tokens: deps.tokens,
+    limits: deps.limits,
+    viewer: request.viewer,
+    logger: request.logger,
+    requestId: request.requestId,
+    signal: request.signal,
+    timeoutMs: request.timeoutMs,
+    reportProgress: request.reportProgress,
+    clientAddress: request.clientAddress,
+    idempotencyKey: request.idempotencyKey,
+    execution: { attempts: 0, commit: 'none' },
+  };
 }
 
 /**

