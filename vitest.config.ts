@@ -28,7 +28,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
-    globalSetup: ['test/helpers/infra-summary.ts'],
+    // build-dist first: the command-line tests run dist/main.js.
+    globalSetup: ['test/helpers/build-dist.ts', 'test/helpers/infra-summary.ts'],
     projects: [
       // Pure functions share nothing between files: one module graph for all of them, not a fresh fork
       // and a fresh import of src/ per file.

@@ -58,6 +58,11 @@ export interface ServerOptions {
    * that the notice, not the expiry, refused a deleted account.
    */
   accountMaxAgeMs?: number;
+  /**
+   * Node's bounds on slow clients (headers within 10 s, a whole request within 30 s, swept every second):
+   * tests shorten them so that proving the bounds does not mean waiting them out.
+   */
+  httpTimeouts?: { headersMs: number; requestMs: number };
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
@@ -225,8 +230,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // held its socket for 30 s whatever headersTimeout said: sweep every second instead.
   const server: Server = createServer(
     {
-      headersTimeout: 10_000,
-      requestTimeout: 30_000,
+      headersTimeout: options.httpTimeouts?.headersMs ?? 10_000,
+      requestTimeout: options.httpTimeouts?.requestMs ?? 30_000,
       keepAliveTimeout: 5_000,
       connectionsCheckingInterval: 1_000,
     },

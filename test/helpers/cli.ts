@@ -1,14 +1,15 @@
 /**
- * Runs the real `moviedb-mcp` command (src/main.ts through tsx, so no build is needed) as a child process
- * in a scratch folder with a clean environment: only PATH, HOME and what the test passes.
+ * Runs the real `moviedb-mcp` command, the built dist/main.js that `bin` names, as a child process in a
+ * scratch folder with a clean environment: only PATH, HOME and what the test passes. The suite's global
+ * setup (test/helpers/build-dist.ts) rebuilds dist/ first when a source is newer, so this is the current
+ * source; through tsx every start spent about 5 s of CPU transpiling src/ again.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
-const TSX = import.meta.resolve('tsx');
+const MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
 
 export interface CliResult {
   code: number | null;
@@ -30,7 +31,7 @@ export function scratchDir(): string {
 
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcessWithoutNullStreams {
   const preload = (options.preload ?? []).flatMap((module) => ['--import', module]);
-  return spawn(process.execPath, ['--import', TSX, ...preload, MAIN, ...args], {
+  return spawn(process.execPath, [...preload, MAIN, ...args], {
     cwd: options.cwd ?? scratchDir(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
   });

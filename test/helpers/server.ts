@@ -9,7 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig, type Env } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server.js';
 import { createGraphQLClient, type GraphQLClient } from './graphql-client.js';
 
 export { classificationOf } from './graphql-client.js';
@@ -38,6 +38,7 @@ export interface TestServerOptions {
   logger?: Logger;
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
   accountMaxAgeMs?: number;
+  httpTimeouts?: ServerOptions['httpTimeouts'];
 }
 
 export async function startTestServer(
@@ -76,6 +77,7 @@ export async function startTestServer(
     logger: options.logger,
     onQuery: options.onQuery,
     accountMaxAgeMs: options.accountMaxAgeMs,
+    httpTimeouts: options.httpTimeouts,
   });
   return {
     ...server,

@@ -5,7 +5,7 @@
  * and a classified JSON body, then sessions close. "Already received" is made exact with held requests:
  * their headers were accepted (100 Continue) before the drain began, their bodies are sent during it.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -214,7 +214,6 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
 });
 
 const root = path.resolve(import.meta.dirname, '../..');
-let built = false;
 
 describe.each(dialects)('the built server on SIGTERM (%s)', (dialect) => {
   async function startBuilt(): Promise<{
@@ -272,11 +271,7 @@ describe.each(dialects)('the built server on SIGTERM (%s)', (dialect) => {
   }
 
   it('node dist/main.js drains 50 busy connections and exits 0', async () => {
-    // Built once per file, and only when stale: a rebuild rewrites dist/ under the cluster test's
-    // replicas, which run it in parallel (CI builds before the tests, so there neither rebuilds).
-    if (!built)
-      execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'ignore' });
-    built = true;
+    // dist/ is current: the suite's global setup (test/helpers/build-dist.ts) rebuilt it if stale.
     const server = await startBuilt();
     try {
       const login = await raw(`${server.url}/graphql`, {

@@ -9,7 +9,7 @@ import { TEST_JWT_SECRET } from '../helpers/server.js';
 
 const HIDE = path.resolve(import.meta.dirname, '../fixtures/hide-opentelemetry.mjs');
 
-// Each test starts the real command through tsx: allow for a busy machine.
+// Each test starts the real command in a process of its own: allow for a busy machine.
 describe('tracing without the optional OpenTelemetry packages', { timeout: 90_000 }, () => {
   it('OTEL_EXPORTER_OTLP_ENDPOINT set with the packages missing stops the server with exit 78 and says how to install them', async () => {
     const result = await runCli([], {
