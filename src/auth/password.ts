@@ -36,16 +36,45 @@ export function hashPasswordOnThisThread(password: string): string {
   return encode(salt, scryptSync(password, salt, KEY_LENGTH, { ...DEFAULT_COST, maxmem: MAX_MEM }));
 }
 
+interface StoredHash {
+  cost: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>;
+  salt: Buffer;
+  key: Buffer;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const isWhole = (text: string | undefined, max: number) =>
+  text !== undefined && /^[1-9][0-9]{0,7}$/.test(text) && Number(text) <= max;
+
+/**
+ * A stored hash's parts, or undefined when it is not one this module could have made: a cost scrypt
+ * would refuse or that would take more than MAX_MEM (N a power of two, r and p in bounds), a salt under 8
+ * bytes, a key of another length. A stored string comes from the database or a seed file, so it is
+ * checked before scrypt sees it: a malformed one must fail a sign-in, not throw out of it.
+ */
+function parseStoredHash(stored: string): StoredHash | undefined {
+  const [scheme, n, r, p, salt, key, ...rest] = stored.split('$');
+  if (scheme !== 'scrypt' || rest.length > 0 || !isWhole(n, 2 ** 20) || !isWhole(r, 32) || !isWhole(p, 16))
+    return undefined;
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  if ((cost.N & (cost.N - 1)) !== 0 || cost.N < 2 || 128 * cost.N * cost.r + 128 * cost.r * cost.p > MAX_MEM)
+    return undefined;
+  if (!BASE64.test(salt ?? '') || !BASE64.test(key ?? '')) return undefined;
+  const parsed = { cost, salt: Buffer.from(salt!, 'base64'), key: Buffer.from(key!, 'base64') };
+  return parsed.salt.length >= 8 && parsed.key.length === KEY_LENGTH ? parsed : undefined;
+}
+
+/** Whether `stored` is a hash made as hashPassword makes them, at its cost or higher (a seed's check). */
+export function isPasswordHash(stored: string): boolean {
+  const parsed = parseStoredHash(stored);
+  return parsed !== undefined && parsed.cost.N >= DEFAULT_COST.N && parsed.cost.r >= DEFAULT_COST.r;
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const parsed = parseStoredHash(stored);
+  if (!parsed) return false;
+  const actual = await derive(password, parsed.salt, parsed.cost);
+  return timingSafeEqual(actual, parsed.key);
 }
 
 /**

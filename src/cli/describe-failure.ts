@@ -9,6 +9,7 @@ import { FileAccessError } from '../file-access-error.js';
 import { ToolLockError } from '../mcp/tool-lock.js';
 import { OperationCatalogueError } from '../operations/load-operations.js';
 import { codeOf } from '../store/db-errors.js';
+import { SeedFileError } from '../store/seed.js';
 import { EXIT } from './exit-codes.js';
 
 export interface Failure {
@@ -65,6 +66,9 @@ export function describeFailure(error: unknown, config?: Config): Failure {
     return { message: error.message, exitCode: EXIT.DATA };
   if (error instanceof FileAccessError) return { message: error.message, exitCode: EXIT.IO_ERROR };
   const chain = causes(error);
+  // The first start's seed migration wraps it; its message alone says what to fix.
+  const seedError = chain.find((e) => e instanceof SeedFileError);
+  if (seedError) return { message: (seedError as SeedFileError).message, exitCode: EXIT.DATA };
   const code = chain.map(codeOf).find((c) => c !== undefined);
   const syscall = chain.map((e) => (e as { syscall?: unknown } | null)?.syscall).find(Boolean);
   if (config && syscall === 'listen' && (code === 'EADDRINUSE' || code === 'EACCES')) {

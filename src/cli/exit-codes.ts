@@ -8,7 +8,7 @@ export const EXIT = {
   FAILURE: 1,
   /** Unknown command or missing arguments. */
   USAGE: 64,
-  /** The operation catalogue or the schema does not validate. */
+  /** The operation catalogue, the schema or the seed file does not validate. */
   DATA: 65,
   /** The database or the port is not available right now. */
   UNAVAILABLE: 69,

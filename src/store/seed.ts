@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { hashPasswordOnThisThread } from '../auth/password.js';
+import { hashPasswordOnThisThread, isPasswordHash } from '../auth/password.js';
 import { GENRES, type Database } from './tables.js';
 import type { Dialect } from './database.js';
 
@@ -20,7 +20,10 @@ const seedSchema = z.object({
       role: z.enum(['USER', 'ADMIN']),
       password: z.string(),
       /** `password`'s scrypt hash made in advance (src/auth/password.ts): used as it is when present. */
-      passwordHash: z.string().startsWith('scrypt$').optional(),
+      passwordHash: z
+        .string()
+        .refine(isPasswordHash, 'not a scrypt hash as moviedb-mcp makes them (scrypt$16384$8$1$salt$key)')
+        .optional(),
     }),
   ),
   people: z.array(
@@ -103,8 +106,35 @@ async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unkn
   }
 }
 
+/** The seed file is not JSON or not a catalogue: restarting with the same file cannot help. */
+export class SeedFileError extends Error {
+  override name = 'SeedFileError';
+}
+
+/** The catalogue in `text`, or a SeedFileError naming where the file is wrong (at most three places). */
+function parseSeed(text: string, seedFile: string): z.infer<typeof seedSchema> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SeedFileError(`The seed file ${seedFile} is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = seedSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const places = parsed.error.issues.slice(0, 3).map(
+    (issue) =>
+      `${
+        issue.path
+          .map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))
+          .join('')
+          .replace(/^\./, '') || '(top)'
+      }: ${issue.message}`,
+  );
+  throw new SeedFileError(`The seed file ${seedFile} is not a valid catalogue: ${places.join('; ')}`);
+}
+
 export async function seedDatabase(db: Kysely<Database>, dialect: Dialect, seedFile: string): Promise<void> {
-  const seed = seedSchema.parse(JSON.parse(await readFile(seedFile, 'utf8')));
+  const seed = parseSeed(await readFile(seedFile, 'utf8'), seedFile);
   // The project's seed carries its hashes: each hash made here takes a 16 MiB scrypt buffer that glibc
   // keeps resident afterwards (and then the next one, a login's, too: see docs/benchmarks.md). A seed
   // without them is hashed on this thread, one at a time, so that memory stays behind once, not once

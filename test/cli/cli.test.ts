@@ -267,6 +267,21 @@ describe('moviedb-mcp migrate', () => {
     expect(existsSync(path.join(cwd, 'state', 'moviedb.sqlite'))).toBe(true);
   });
 
+  it('a seed file with a malformed password hash stops the first start with exit 65 naming the field', async () => {
+    const cwd = scratchDir();
+    const seed = JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, '../../seed/moviedb-seed.json'), 'utf8'),
+    );
+    seed.users[1].passwordHash = 'scrypt$abc$8$1$momYoHZzTxjWdNlt2O89yQ==$key';
+    writeFileSync(path.join(cwd, 'seed.json'), JSON.stringify(seed));
+    const result = await runCli(['migrate'], { cwd, env: { DATA_DIR: './state', SEED_FILE: './seed.json' } });
+    expect(result.code).toBe(65);
+    expect(result.stderr).toMatch(
+      /seed file .*seed\.json is not a valid catalogue: users\[1\]\.passwordHash: not a scrypt hash/,
+    );
+    expect(result.stderr).not.toMatch(/\bat \S+ \(|"code":/);
+  });
+
   it.runIf(process.env.TEST_DATABASE_URL)(
     'migrates PostgreSQL given in parts, with a password full of URL delimiters',
     async () => {
