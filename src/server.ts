@@ -138,6 +138,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const confirmations = createConfirmationSigner(jwtSecret);
   // Signatures are remembered for a minute; accounts until the store reports a change (at most 5 s).
   const accountChanges = handle.watchAccountChanges();
+  // A caller's own reads (its watch list) are kept while the same feed reports every change to them.
+  cache?.followViewers(accountChanges);
   const verifier = withAccountCheck(
     withVerificationCache(
       createBearerVerifier(

@@ -1,11 +1,19 @@
 /**
- * The result cache: results of public reads that are the same for every caller, shared between
- * callers, keyed by document, operation and variables. Which reads qualify is the schema's to say: every
- * root field of the query carries @sharedResult (and its `unlessTrue` argument is not true), and no
- * field it reaches has an @auth role or @selfOrAdmin (those depend on who asks). A caller whose token
- * lacks a scope the document needs is never served from it (it must get its FORBIDDEN), and anonymous
- * callers are not asked for scopes, so anyone served from the cache would have got the same answer.
- * Only results without errors are kept.
+ * The result cache: results of reads whose answer depends on nothing but their document, variables and
+ * (for some) the caller's account, keyed by document, operation and variables. Which reads qualify is
+ * the schema's to say: every root field of the query carries @sharedResult (and its `unlessTrue`
+ * argument is not true) or @viewerResult, and no field below the root has an @auth role or @selfOrAdmin
+ * (those depend on who asks). A caller whose token lacks a scope the document needs is never served from
+ * it (it must get its FORBIDDEN), and anonymous callers are not asked for scopes, so anyone served from
+ * the cache would have got the same answer. Only results without errors are kept.
+ *
+ * A read with a @viewerResult root is kept under the caller's account id, and only while the store's
+ * change feed is live (src/store/account-changes.ts): a change to that account's own rows, however it
+ * is made and on whichever replica, forgets its entries as soon as the notice arrives (at once on
+ * SQLite; at commit on PostgreSQL, milliseconds), and such an entry lives at most
+ * VIEWER_RESULT_MAX_AGE_MS, which bounds what a notice lost on a connection that looks alive can cost,
+ * as the account check's memory does. What such a read shows of shared data (titles, ratings) is as
+ * fresh as any shared result.
  *
  * Every executed mutation clears it (the simplest invalidation that is always right), here and, through
  * `onInvalidate`, on the other replicas (src/shared-state/share-invalidations.ts); a result computed while a
@@ -31,8 +39,15 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { ACCOUNT_MAX_AGE_MS } from '../auth/account-check.js';
 import type { Identity } from '../auth/identity.js';
+import type { AccountChanges } from '../store/account-changes.js';
 import { authRuleOf, missingScopes } from './auth-directives.js';
+
+/** The longest a caller's own result is served without a change notice (as a remembered account). */
+export const VIEWER_RESULT_MAX_AGE_MS = ACCOUNT_MAX_AGE_MS;
+/** Accounts whose changes are counted one by one; past this, all their entries are forgotten at once. */
+const MAX_COUNTED_VIEWERS = 10_000;
 
 export interface ResultCacheOptions {
   /** Upper bound on the (JSON) size of the results kept, in bytes. */
@@ -59,6 +74,11 @@ export interface ResultCache {
   invalidate(announce?: boolean): void;
   /** Told of every local invalidation (to pass it on to the other replicas). */
   onInvalidate(listener: () => void): void;
+  /**
+   * Follows the store's feed of changes to accounts and their own rows: from then on, reads with a
+   * @viewerResult root are kept per account, while the feed is live. Until then they are not kept.
+   */
+  followViewers(feed: Pick<AccountChanges, 'live' | 'onChange' | 'onOwnedRowsChange'>): void;
 }
 
 /** What makes a shareable document's result its caller's own after all: an argument that is true. */
@@ -68,6 +88,8 @@ interface PersonalArgument {
 }
 
 interface Shareability {
+  /** A root field is @viewerResult: the answer is the caller's own, kept under its account. */
+  perViewer: boolean;
   /** Scopes a signed-in caller's token must carry (else the answer would be FORBIDDEN, not shared). */
   scopes: readonly string[];
   personal: readonly PersonalArgument[];
@@ -77,7 +99,13 @@ interface Shareability {
 /** Variables longer than this (as JSON) make a key not worth keeping: such reads are not shared. */
 const MAX_VARIABLES_KEY = 4096;
 
-type FieldRule = { personal: boolean; shared: boolean; unlessTrue?: string; scopes: readonly string[] };
+type FieldRule = {
+  personal: boolean;
+  shared: boolean;
+  viewer: boolean;
+  unlessTrue?: string;
+  scopes: readonly string[];
+};
 
 export function createResultCache(schema: GraphQLSchema, options: ResultCacheOptions): ResultCache {
   const entries = new LRUCache<string, ExecutionResult>({
@@ -101,6 +129,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
       rule = {
         personal: auth?.requires !== undefined || getDirective(schema, field, 'selfOrAdmin') !== undefined,
         shared: shared !== undefined,
+        viewer: getDirective(schema, field, 'viewerResult') !== undefined,
         unlessTrue: (shared?.unlessTrue as string | null | undefined) ?? undefined,
         scopes: auth?.scopes ?? [],
       };
@@ -121,6 +150,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
     const scopes = new Set<string>();
     const personal: PersonalArgument[] = [];
     const visited = new Set<string>();
+    let perViewer = false;
 
     const walk = (selectionSet: SelectionSetNode, parent: GraphQLNamedType): boolean => {
       for (const selection of selectionSet.selections) {
@@ -145,7 +175,10 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
         const field = parent.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
         if (!field) return false;
         const rule = ruleOf(field);
-        if (rule.personal || (parent === queryType && !rule.shared)) return false;
+        // A @viewerResult root may require a role (the authorization policy checks it before the cache).
+        const viewerRoot = parent === queryType && rule.viewer;
+        if (viewerRoot) perViewer = true;
+        else if (rule.personal || (parent === queryType && !rule.shared)) return false;
         rule.scopes.forEach((scope) => scopes.add(scope));
         if (parent === queryType && rule.unlessTrue !== undefined) {
           const argument = field.args.find((a) => a.name === rule.unlessTrue);
@@ -163,7 +196,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
     const variables = new Map(
       (operation.variableDefinitions ?? []).map((definition) => [definition.variable.name.value, definition]),
     );
-    return { scopes: [...scopes], personal, variables };
+    return { perViewer, scopes: [...scopes], personal, variables };
   }
 
   function shareabilityOf(document: DocumentNode, operationName: string | null | undefined) {
@@ -191,6 +224,28 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
     return fallback.kind !== Kind.BOOLEAN || fallback.value;
   }
 
+  // Viewer entries are keyed by the account's change count: a change makes its old keys unreachable
+  // (they age out of the LRU), and a change to anyone (null) or too many counts bumps the epoch.
+  let viewerFeed: Pick<AccountChanges, 'live'> | undefined;
+  let viewerEpoch = 0;
+  const viewerChanges = new Map<number, number>();
+  const forgetViewer = (userId: number | null) => {
+    if (userId === null || (!viewerChanges.has(userId) && viewerChanges.size >= MAX_COUNTED_VIEWERS)) {
+      viewerEpoch += 1;
+      viewerChanges.clear();
+      if (userId === null) return;
+    }
+    viewerChanges.set(userId, (viewerChanges.get(userId) ?? 0) + 1);
+  };
+
+  /** The caller's part of a viewer entry's key; undefined when its answer cannot be kept now. */
+  function viewerScope(viewer: Identity | null): string | undefined {
+    const userId = viewer?.userId;
+    // live() first: on SQLite it reports other connections' commits, which may bump the epoch.
+    if (userId === null || userId === undefined || viewerFeed?.live() !== true) return undefined;
+    return `v${viewerEpoch}.${userId}.${viewerChanges.get(userId) ?? 0}`;
+  }
+
   return {
     keyOf(document, operationName, variables, viewer) {
       const shareability = shareabilityOf(document, operationName);
@@ -206,9 +261,11 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
         return undefined;
       }
       if (variablesKey.length > MAX_VARIABLES_KEY) return undefined;
+      const scope = shareability.perViewer ? viewerScope(viewer) : 's';
+      if (scope === undefined) return undefined;
       let id = documentIds.get(document);
       if (id === undefined) documentIds.set(document, (id = nextDocumentId++));
-      return `${id}\u0000${operationName ?? ''}\u0000${variablesKey}`;
+      return `${scope}\u0000${id}\u0000${operationName ?? ''}\u0000${variablesKey}`;
     },
     get(key) {
       const hit = entries.get(key);
@@ -217,7 +274,9 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
     },
     generation: () => generation,
     set(key, result, since) {
-      if (since === generation && !result.errors) entries.set(key, Object.freeze(result));
+      if (since !== generation || result.errors) return;
+      const ttl = key.startsWith('v') ? Math.min(options.ttlMs, VIEWER_RESULT_MAX_AGE_MS) : undefined;
+      entries.set(key, Object.freeze(result), ttl === undefined ? undefined : { ttl });
     },
     invalidate(announce = true) {
       generation += 1;
@@ -226,6 +285,12 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
     },
     onInvalidate(listener) {
       listeners.push(listener);
+    },
+    followViewers(feed) {
+      viewerFeed = feed;
+      // A deleted or re-created account, and any change to its own rows.
+      feed.onChange(forgetViewer);
+      feed.onOwnedRowsChange(forgetViewer);
     },
   };
 }

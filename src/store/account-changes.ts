@@ -1,9 +1,11 @@
 /**
- * Tells this process when an account was deleted or its role changed, however the change was made (a
- * request, a migration, an operator's SQL), so the account check can remember accounts instead of asking
- * the store on every request (src/auth/account-check.ts).
+ * Tells this process when an account was deleted or its role changed, or the rows it owns (its watch
+ * list) changed, however the change was made (a request, a migration, an operator's SQL), so the account
+ * check can remember accounts instead of asking the store on every request (src/auth/account-check.ts),
+ * and the result cache can keep a caller's own reads (src/graphql/result-cache.ts).
  *
- * PostgreSQL: a trigger on `users` (migration 0008) sends a NOTIFY when its transaction commits, and every
+ * PostgreSQL: triggers on `users` and `watchlist_items` (migrations 0008, 0009) send a NOTIFY when their
+ * transaction commits, and every
  * replica LISTENs on a connection of its own; while that connection is down, nothing is `live` and every
  * request asks the store, and after it (re)connects everything is forgotten, since notices sent meanwhile
  * are lost. SQLite: changes on this process's connection fire a temporary trigger that calls back here at
@@ -23,12 +25,20 @@ export interface AccountChanges {
    * used; on SQLite it also reports other connections' commits, so call it first.
    */
   live(): boolean;
+  /** An account deleted, its id or role changed. */
   onChange(listener: AccountChangeListener): void;
+  /** A row an account owns (a watch-list entry) added, changed or removed. */
+  onOwnedRowsChange(listener: AccountChangeListener): void;
   close(): Promise<void>;
 }
 
-/** The NOTIFY channel; the payload is `<schema> <id>`, or `<schema> *` when the table was truncated. */
+/**
+ * The NOTIFY channel. The payload is `<schema> <id>` for an account, `<schema> owned <id>` for the rows
+ * it owns, with `*` for the id when the table was truncated.
+ */
 export const ACCOUNT_CHANGE_CHANNEL = 'moviedb_account_changed';
+/** The payload's word for a change to an account's own rows. */
+export const OWNED_ROWS_CHANGE = 'owned';
 
 function createListeners() {
   const listeners: AccountChangeListener[] = [];
@@ -40,10 +50,17 @@ function createListeners() {
   };
 }
 
+const idOf = (id: unknown) => (typeof id === 'number' || typeof id === 'bigint' ? Number(id) : null);
+
 export function watchSqliteAccountChanges(file: SqliteDatabase.Database): AccountChanges {
   const listeners = createListeners();
+  const owned = createListeners();
   file.function('moviedb_account_changed', { varargs: false, deterministic: false }, (id: unknown) => {
-    listeners.emit(typeof id === 'number' || typeof id === 'bigint' ? Number(id) : null);
+    listeners.emit(idOf(id));
+    return null;
+  });
+  file.function('moviedb_owned_rows_changed', { varargs: false, deterministic: false }, (id: unknown) => {
+    owned.emit(idOf(id));
     return null;
   });
   // Temporary: they live on this connection only, so no other program opening the file meets a
@@ -53,6 +70,14 @@ export function watchSqliteAccountChanges(file: SqliteDatabase.Database): Accoun
       begin select moviedb_account_changed(old.id); end;
     create temp trigger if not exists moviedb_account_updated after update of id, role on main.users
       begin select moviedb_account_changed(old.id); end;
+    create temp trigger if not exists moviedb_watchlist_added after insert on main.watchlist_items
+      begin select moviedb_owned_rows_changed(new.user_id); end;
+    create temp trigger if not exists moviedb_watchlist_updated after update on main.watchlist_items
+      begin select moviedb_owned_rows_changed(old.user_id); end;
+    create temp trigger if not exists moviedb_watchlist_moved after update of user_id on main.watchlist_items
+      when new.user_id is not old.user_id begin select moviedb_owned_rows_changed(new.user_id); end;
+    create temp trigger if not exists moviedb_watchlist_removed after delete on main.watchlist_items
+      begin select moviedb_owned_rows_changed(old.user_id); end;
   `);
   const dataVersion = file.prepare('pragma data_version').pluck();
   let seen = dataVersion.get();
@@ -63,10 +88,12 @@ export function watchSqliteAccountChanges(file: SqliteDatabase.Database): Accoun
       if (version !== seen) {
         seen = version;
         listeners.emit(null);
+        owned.emit(null);
       }
       return true;
     },
     onChange: listeners.add,
+    onOwnedRowsChange: owned.add,
     async close() {},
   };
 }
@@ -91,6 +118,7 @@ export function watchPostgresAccountChanges(
 ): AccountChanges {
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const listeners = createListeners();
+  const owned = createListeners();
   let live = false;
   let closed = false;
   let client: pg.Client | undefined;
@@ -128,9 +156,11 @@ export function watchPostgresAccountChanges(
     next.on('error', lost);
     next.on('end', () => lost());
     next.on('notification', ({ payload }) => {
-      const [from, id] = (payload ?? '').split(' ');
+      const [from, first, second] = (payload ?? '').split(' ');
       if (from !== schema) return;
-      listeners.emit(id === undefined || id === '*' ? null : Number(id));
+      const ownedRows = first === OWNED_ROWS_CHANGE;
+      const id = ownedRows ? second : first;
+      (ownedRows ? owned : listeners).emit(id === undefined || id === '*' ? null : Number(id));
     });
     try {
       await next.connect();
@@ -143,6 +173,7 @@ export function watchPostgresAccountChanges(
     attempt = 0;
     // Whatever changed while no one listened is unknown: forget everything, then trust the notices.
     listeners.emit(null);
+    owned.emit(null);
     live = true;
   }
 
@@ -150,6 +181,7 @@ export function watchPostgresAccountChanges(
   return {
     live: () => live,
     onChange: listeners.add,
+    onOwnedRowsChange: owned.add,
     async close() {
       closed = true;
       live = false;

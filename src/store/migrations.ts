@@ -5,7 +5,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './tables.js';
 import type { Dialect } from './database.js';
-import { ACCOUNT_CHANGE_CHANNEL } from './account-changes.js';
+import { accountChangeNotices, ownedRowNotices } from './change-notices.js';
 import { seedDatabase } from './seed.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
@@ -308,33 +308,6 @@ function queryIndexes(dialect: Dialect): Migration {
   };
 }
 
-/**
- * PostgreSQL tells every replica when an account is deleted or its role changes, however the change is
- * made (src/store/account-changes.ts): NOTIFY is delivered at commit, and not at all on rollback. SQLite
- * needs nothing stored: its process watches through a temporary trigger of its own connection.
- */
-function accountChangeNotices(dialect: Dialect): Migration {
-  return {
-    async up(db: AnyDb) {
-      if (dialect !== 'postgres') return;
-      await sql`
-        create or replace function moviedb_account_changed() returns trigger language plpgsql as $$
-        begin
-          if tg_op = 'TRUNCATE' then
-            perform pg_notify(${sql.lit(ACCOUNT_CHANGE_CHANNEL)}, tg_table_schema || ' *');
-          else
-            perform pg_notify(${sql.lit(ACCOUNT_CHANGE_CHANNEL)}, tg_table_schema || ' ' || old.id);
-          end if;
-          return null;
-        end $$`.execute(db);
-      await sql`create trigger users_account_changed after delete or update of id, role on users
-        for each row execute function moviedb_account_changed()`.execute(db);
-      await sql`create trigger users_truncated after truncate on users
-        for each statement execute function moviedb_account_changed()`.execute(db);
-    },
-  };
-}
-
 export function createMigrationProvider(dialect: Dialect, seedFile: string): MigrationProvider {
   return {
     async getMigrations() {
@@ -349,6 +322,7 @@ export function createMigrationProvider(dialect: Dialect, seedFile: string): Mig
         '0006_idempotency_keys': idempotencyKeys,
         '0007_oauth_grants': oauthGrants,
         '0008_account_change_notices': accountChangeNotices(dialect),
+        '0009_owned_row_notices': ownedRowNotices(dialect),
       };
     },
   };

@@ -1,0 +1,97 @@
+/**
+ * Which reads the result cache keeps under the caller's account (src/graphql/result-cache.ts, @viewerResult),
+ * and what forgets them: keys as data, with the store's change feed given as a value whose liveness and
+ * notices the test decides (the feed itself is tested against the stores in viewer-results.test.ts).
+ */
+import { parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ALL_SCOPES, type Identity } from '../../src/auth/identity.js';
+import { createResultCache } from '../../src/graphql/result-cache.js';
+import { buildSchema } from '../../src/graphql/schema.js';
+import type { AccountChangeListener } from '../../src/store/account-changes.js';
+
+const schema = buildSchema();
+const WATCHLIST = parse('{ watchlist { id status content { title ... on Movie { releaseYear } } } }');
+const MIXED = parse('{ watchlist { id } movie(id: "1") { title } }');
+const PRIVATE_BELOW = parse('{ watchlist { content { ... on Movie { reviews { user { email } } } } } }');
+const ME = parse('{ me { id } }');
+
+const account = (userId: number | null, scopes: readonly string[] = ALL_SCOPES): Identity => ({
+  subject: userId === null ? 'oauth:someone' : String(userId),
+  userId,
+  role: 'USER',
+  scopes,
+  expiresAt: 2_000_000_000,
+});
+
+function cacheWithFeed() {
+  const feed = { isLive: true, account: [] as AccountChangeListener[], owned: [] as AccountChangeListener[] };
+  const cache = createResultCache(schema, { maxBytes: 1 << 20, ttlMs: 60_000 });
+  cache.followViewers({
+    live: () => feed.isLive,
+    onChange: (listener) => void feed.account.push(listener),
+    onOwnedRowsChange: (listener) => void feed.owned.push(listener),
+  });
+  const notify = (listeners: AccountChangeListener[], userId: number | null) =>
+    listeners.forEach((listener) => listener(userId));
+  return { cache, feed, notify };
+}
+
+const keyOf = (cache: ReturnType<typeof createResultCache>, document = WATCHLIST, viewer = account(1)) =>
+  cache.keyOf(document, undefined, {}, viewer);
+
+describe('reads kept under the caller’s account', () => {
+  it('a @viewerResult read, alone or beside shared fields, gets a key of its account’s own', () => {
+    const { cache } = cacheWithFeed();
+    expect(keyOf(cache)).toEqual(expect.any(String));
+    expect(keyOf(cache, WATCHLIST, account(2))).not.toBe(keyOf(cache));
+    expect(keyOf(cache, MIXED)).toEqual(expect.any(String));
+  });
+
+  it('is not kept for the anonymous, an external identity, a token short of its scope, or below-root private fields', () => {
+    const { cache } = cacheWithFeed();
+    expect(cache.keyOf(WATCHLIST, undefined, {}, null)).toBeUndefined();
+    expect(keyOf(cache, WATCHLIST, account(null))).toBeUndefined();
+    expect(keyOf(cache, WATCHLIST, account(1, ['movies:read']))).toBeUndefined();
+    expect(keyOf(cache, PRIVATE_BELOW)).toBeUndefined();
+    expect(keyOf(cache, ME)).toBeUndefined();
+  });
+
+  it('is not kept while the store’s feed is not live, nor before the cache follows one', () => {
+    const { cache, feed } = cacheWithFeed();
+    feed.isLive = false;
+    expect(keyOf(cache)).toBeUndefined();
+    expect(keyOf(createResultCache(schema, { maxBytes: 1 << 20, ttlMs: 60_000 }))).toBeUndefined();
+  });
+
+  it('a change to an account’s rows, or to the account, forgets that account’s entries and no one else’s', () => {
+    const { cache, feed, notify } = cacheWithFeed();
+    const [mine, theirs] = [keyOf(cache)!, keyOf(cache, WATCHLIST, account(2))!];
+    cache.set(mine, { data: { watchlist: [] } }, cache.generation());
+    expect(cache.get(mine)).toBeDefined();
+    notify(feed.owned, 1);
+    expect(keyOf(cache)).not.toBe(mine);
+    expect(cache.get(keyOf(cache)!)).toBeUndefined();
+    expect(keyOf(cache, WATCHLIST, account(2))).toBe(theirs);
+    const before = keyOf(cache)!;
+    notify(feed.account, 1);
+    expect(keyOf(cache)).not.toBe(before);
+  });
+
+  it('a change to anyone (a lost connection, another process’s commit) forgets every account’s entries', () => {
+    const { cache, feed, notify } = cacheWithFeed();
+    const keys = [keyOf(cache), keyOf(cache, WATCHLIST, account(2))];
+    notify(feed.owned, null);
+    expect([keyOf(cache), keyOf(cache, WATCHLIST, account(2))]).not.toContain(keys[0]);
+    expect([keyOf(cache), keyOf(cache, WATCHLIST, account(2))]).not.toContain(keys[1]);
+  });
+
+  it('a result computed while a write happened is not kept, for an account’s entries as for shared ones', () => {
+    const { cache } = cacheWithFeed();
+    const key = keyOf(cache)!;
+    const generation = cache.generation();
+    cache.invalidate(false);
+    cache.set(key, { data: { watchlist: [] } }, generation);
+    expect(cache.get(key)).toBeUndefined();
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * A caller's own reads kept per account (src/graphql/result-cache.ts, @viewerResult), through the front
+ * door: a repeated watch list costs the store nothing, on /graphql and through the myWatchlist tool; a
+ * write shows in the writer's next read on the same replica, at once; and on a second replica sharing
+ * the store, a change made through the first or with plain SQL shows in the next read (SQLite: two
+ * processes on one file) or as soon as PostgreSQL's notice arrives, while a change to another account
+ * leaves this one's entry alone. The entry would otherwise live VIEWER_RESULT_MAX_AGE_MS (5 s); every
+ * poll here gives up well before, so only the notice can pass it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { VIEWER_RESULT_MAX_AGE_MS } from '../../src/graphql/result-cache.js';
+import { callTool, connectClient } from '../helpers/mcp.js';
+import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
+
+/** The watch-list read (src/store/watchlist.ts `listed`): its statement joins the entries to the account. */
+const LISTING = /left join "watchlist_items"/;
+const WATCHLIST = '{ watchlist { id status } }';
+const ADD = 'mutation ($movieId: ID!) { addToWatchlist(subject: { movieId: $movieId }) { id } }';
+const SET =
+  'mutation ($id: ID!, $status: WatchStatus!) { setWatchStatus(itemId: $id, status: $status) { id } }';
+/** Shorter than the entry's life, so passing means the notice, not the expiry, did it. */
+const NOTICE_WITHIN_MS = VIEWER_RESULT_MAX_AGE_MS / 2;
+
+type Entry = { id: string; status: string };
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function server(dialect: (typeof dialects)[number], first?: TestServer) {
+  let listings = 0;
+  const started = await startTestServer(dialect, {
+    env: first
+      ? dialect === 'postgres'
+        ? { DATABASE_SCHEMA: first.schemaName }
+        : { DATA_DIR: first.dataDir }
+      : {},
+    onQuery: (sql) => void (LISTING.test(sql) && listings++),
+  });
+  cleanups.push(() => started.stop());
+  return { server: started, listings: () => listings };
+}
+
+const listOf = async (server: TestServer, token: string) =>
+  (await server.graphql<{ watchlist: Entry[] }>(WATCHLIST, {}, token)).body.data!.watchlist;
+
+async function userWithEntry(server: TestServer) {
+  const user = await server.newUser();
+  const added = await server.graphql<{ addToWatchlist: { id: string } }>(ADD, { movieId: '5' }, user.token);
+  return { ...user, item: added.body.data!.addToWatchlist.id };
+}
+
+describe.each(dialects)('a caller’s own reads, kept per account, on %s', (dialect) => {
+  it('a repeated watch list is read from the store once, on /graphql and through myWatchlist', async () => {
+    const { server: s, listings } = await server(dialect);
+    const { token } = await userWithEntry(s);
+    const first = await listOf(s, token);
+    for (let i = 0; i < 3; i++) expect(await listOf(s, token)).toEqual(first);
+    expect(listings()).toBe(1);
+    const client = await connectClient(s.url, token);
+    try {
+      const calls = [];
+      for (let i = 0; i < 3; i++)
+        calls.push((await callTool<Entry[]>(client, 'myWatchlist')).structuredContent.data);
+      expect(calls.map((data) => data.map((entry) => entry.id))).toEqual([
+        [first[0]!.id],
+        [first[0]!.id],
+        [first[0]!.id],
+      ]);
+    } finally {
+      await client.close();
+    }
+    expect(listings()).toBe(2);
+  });
+
+  it('a write shows in the writer’s very next read on the same replica', async () => {
+    const { server: s } = await server(dialect);
+    const { token, item } = await userWithEntry(s);
+    expect(await listOf(s, token)).toEqual([{ id: item, status: 'WANT_TO_WATCH' }]);
+    for (const status of ['WATCHED', 'WANT_TO_WATCH', 'WATCHED']) {
+      await s.graphql(SET, { id: item, status }, token);
+      expect(await listOf(s, token)).toEqual([{ id: item, status }]);
+    }
+    await s.graphql(ADD, { movieId: '6' }, token);
+    expect(await listOf(s, token)).toHaveLength(2);
+  });
+});
+
+describe.each(dialects)('a caller’s own reads across two replicas, on %s', (dialect) => {
+  async function replicas() {
+    const a = await server(dialect);
+    const b = await server(dialect, a.server);
+    return { a: a.server, b: b.server, listingsOnB: b.listings };
+  }
+
+  /** SQLite: the next read on B; PostgreSQL: polled until the notice arrived, its delay printed. */
+  async function untilSeen(read: () => Promise<boolean>, what: string) {
+    if (dialect === 'sqlite') return expect(await read()).toBe(true);
+    const started = performance.now();
+    await expect.poll(read, { timeout: NOTICE_WITHIN_MS, interval: 10 }).toBe(true);
+    console.log(`postgres: ${what} seen on replica B ${(performance.now() - started).toFixed(0)} ms after`);
+  }
+
+  it('a change made through replica A, or with plain SQL, shows on B, which kept the list', async () => {
+    const { a, b, listingsOnB } = await replicas();
+    const { token, item } = await userWithEntry(b);
+    await listOf(b, token);
+    await listOf(b, token);
+    expect(listingsOnB()).toBe(1);
+
+    await a.graphql(SET, { id: item, status: 'WATCHED' }, token);
+    await untilSeen(async () => (await listOf(b, token))[0]?.status === 'WATCHED', 'a write through A');
+
+    await a.store.handle.db
+      .updateTable('watchlist_items')
+      .set({ status: 'WANT_TO_WATCH' })
+      .where('id', '=', Number(item))
+      .execute();
+    await untilSeen(async () => (await listOf(b, token))[0]?.status === 'WANT_TO_WATCH', 'an SQL update');
+
+    await a.store.handle.db.deleteFrom('watchlist_items').where('id', '=', Number(item)).execute();
+    await untilSeen(async () => (await listOf(b, token)).length === 0, 'an SQL delete');
+  });
+
+  it('a change to another account through A leaves B’s entry for this one alone (PostgreSQL)', async () => {
+    // SQLite sees only that the file changed, not whose rows: B forgets every entry, which is right too.
+    if (dialect === 'sqlite') return;
+    const { a, b, listingsOnB } = await replicas();
+    const mine = await userWithEntry(b);
+    const theirs = await userWithEntry(b);
+    await listOf(b, mine.token);
+    await listOf(b, theirs.token);
+    const before = listingsOnB();
+    await a.graphql(SET, { id: theirs.item, status: 'WATCHED' }, theirs.token);
+    await untilSeen(
+      async () => (await listOf(b, theirs.token))[0]?.status === 'WATCHED',
+      'the other account’s write',
+    );
+    await listOf(b, mine.token);
+    expect(listingsOnB()).toBe(before + 1);
+  });
+});
