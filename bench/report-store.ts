@@ -6,7 +6,7 @@ import { mismatched, type Case, type Round, type SingleLatency } from './measure
 import { median } from './percentile.js';
 import { settings } from './settings.js';
 import type { Proc } from './start-process.js';
-import { judgeTargets, type Measured } from './targets.js';
+import { judgeIdleRss, judgeTargets, type Measured } from './targets.js';
 
 export interface StoreRun {
   storeName: string;
@@ -128,7 +128,11 @@ export function reportStore({
       `event loop and the load generator were ready but waited for a CPU others held; 1 connection over ${settings.latencySeconds} s`,
   );
   console.log('\ntargets:');
-  for (const v of judgeTargets(measured)) {
+  const memoryVerdicts = [
+    judgeIdleRss('sessions server', idleRss.get(sessions)!, idleRss.get(bare)!),
+    judgeIdleRss('stateless server', idleRss.get(stateless)!, idleRss.get(bare)!),
+  ];
+  for (const v of [...judgeTargets(measured), ...memoryVerdicts]) {
     console.log(
       `${v.met ? 'met    ' : 'NOT met'}  ${v.case}: ${v.target}: ${v.measured}${v.reason ? `\n           why: ${v.reason}` : ''}`,
     );

@@ -56,7 +56,16 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
     const idleRss = new Map<Proc, number>();
     for (const proc of procs) idleRss.set(proc, (await probe(proc)).rss);
 
-    const cases = benchCases({ bare, sessions, stateless, bearer, bearerStateless, sessionId, item });
+    const cases = benchCases({
+      store: url ? 'postgres' : 'sqlite',
+      bare,
+      sessions,
+      stateless,
+      bearer,
+      bearerStateless,
+      sessionId,
+      item,
+    });
     const rounds = new Map<Case, Round[]>(cases.map((c) => [c, []]));
     for (let round = 0; round < settings.rounds; round++) {
       for (const c of cases) rounds.get(c)!.push(await measure(c, round === 0));
