@@ -110,7 +110,10 @@ type FieldRule = {
 export function createResultCache(schema: GraphQLSchema, options: ResultCacheOptions): ResultCache {
   const entries = new LRUCache<string, ExecutionResult>({
     maxSize: options.maxBytes,
-    sizeCalculation: (result) => Math.max(1, JSON.stringify(result.data ?? null).length),
+    // The key counts too: it holds the variables (up to MAX_VARIABLES_KEY, declared or not), and a small
+    // answer under a long key ({ __typename }, an empty watch list) would otherwise cost its key's size
+    // in memory while counting a few bytes, so RESULT_CACHE_MB bounded little.
+    sizeCalculation: (result, key) => JSON.stringify(result.data ?? null).length + key.length,
     ttl: options.ttlMs,
   });
   const listeners: (() => void)[] = [];

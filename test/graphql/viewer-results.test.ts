@@ -8,6 +8,7 @@
  * poll here gives up well before, so only the notice can pass it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Env } from '../../src/config.js';
 import { VIEWER_RESULT_MAX_AGE_MS } from '../../src/graphql/result-cache.js';
 import { callTool, connectClient } from '../helpers/mcp.js';
 import { dialects, startTestServer, type TestServer } from '../helpers/server.js';
@@ -28,14 +29,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function server(dialect: (typeof dialects)[number], first?: TestServer) {
+async function server(dialect: (typeof dialects)[number], first?: TestServer, env: Env = {}) {
   let listings = 0;
   const started = await startTestServer(dialect, {
-    env: first
-      ? dialect === 'postgres'
-        ? { DATABASE_SCHEMA: first.schemaName }
-        : { DATA_DIR: first.dataDir }
-      : {},
+    env: {
+      ...(first
+        ? dialect === 'postgres'
+          ? { DATABASE_SCHEMA: first.schemaName }
+          : { DATA_DIR: first.dataDir }
+        : {}),
+      ...env,
+    },
     onQuery: (sql) => void (LISTING.test(sql) && listings++),
   });
   cleanups.push(() => started.stop());
@@ -72,6 +76,23 @@ describe.each(dialects)('a caller’s own reads, kept per account, on %s', (dial
       await client.close();
     }
     expect(listings()).toBe(2);
+  });
+
+  it('RESULT_CACHE_MB counts the keys: 4 KB of variables per entry, 300 entries do not fit in 1 MB', async () => {
+    // Variables the operation does not declare are ignored by execution but are part of the key: a tiny
+    // answer kept under a 4 KB key once counted a few bytes, so 1 MB held some 200 MB of keys.
+    const { server: s, listings } = await server(dialect, undefined, { RESULT_CACHE_MB: '1' });
+    const { token } = await userWithEntry(s);
+    const padded = (i: number) => ({ pad: `${i}:`.padEnd(4000, 'x') });
+    const read = async (i: number) =>
+      expect((await s.graphql(WATCHLIST, padded(i), token)).body.errors).toBeUndefined();
+    await read(0);
+    await read(0);
+    expect(listings()).toBe(1);
+    for (let i = 1; i <= 300; i += 20) await Promise.all(Array.from({ length: 20 }, (_, j) => read(i + j)));
+    const before = listings();
+    await read(0);
+    expect(listings()).toBe(before + 1);
   });
 
   it('a write shows in the writer’s very next read on the same replica', async () => {
