@@ -103,9 +103,14 @@ const MAX_RECONNECT_DELAY_MS = 2000;
 /** As the pool's connection timeout (src/store/database.ts). */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
+/**
+ * `schema` is where the tables are (DATABASE_SCHEMA); without one, the tables are in the connection's
+ * own `current_schema()` (the first schema of its search path that exists, which may be set by the role,
+ * the database or the URL's options, and is not always `public`), and the notices name that one.
+ */
 export function watchPostgresAccountChanges(
   url: string,
-  schema: string,
+  schema: string | undefined,
   options: {
     onConnectionError?: (error: Error) => void;
     /**
@@ -124,6 +129,8 @@ export function watchPostgresAccountChanges(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let attempt = 0;
+  // The schema the triggers name in their notices: resolved on the first connection when not given.
+  let tables = schema;
 
   const lost = (error?: Error) => {
     if (error && live) options.onConnectionError?.(error);
@@ -157,13 +164,17 @@ export function watchPostgresAccountChanges(
     next.on('end', () => lost());
     next.on('notification', ({ payload }) => {
       const [from, first, second] = (payload ?? '').split(' ');
-      if (from !== schema) return;
+      if (tables === undefined || from !== tables) return;
       const ownedRows = first === OWNED_ROWS_CHANGE;
       const id = ownedRows ? second : first;
       (ownedRows ? owned : listeners).emit(id === undefined || id === '*' ? null : Number(id));
     });
     try {
       await next.connect();
+      if (tables === undefined) {
+        const { rows } = await next.query<{ name: string | null }>('select current_schema() as name');
+        tables = rows[0]?.name ?? 'public';
+      }
       await next.query(`listen ${ACCOUNT_CHANGE_CHANNEL}`);
     } catch (error) {
       if (client === next) lost(error as Error);

@@ -198,7 +198,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Open
     driver: new PostgresDialect({ pool }),
     dialect: 'postgres',
     watchAccountChanges: () =>
-      watchPostgresAccountChanges(url, schema ?? 'public', { onConnectionError: options.onConnectionError }),
+      watchPostgresAccountChanges(url, schema, { onConnectionError: options.onConnectionError }),
   };
 }
 

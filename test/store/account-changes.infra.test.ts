@@ -4,7 +4,9 @@
  * nor closes, so without a deadline the feed would wait on it for good and stay not live (every signed-in
  * request asking the store) long after the database answers again.
  */
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchPostgresAccountChanges, type AccountChanges } from '../../src/store/account-changes.js';
 
@@ -53,5 +55,35 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     expect(changes.live()).toBe(false);
     await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
     expect(accepted()).toBe(2);
+  });
+
+  it('without DATABASE_SCHEMA, hears the notices that name the schema its search path resolves to', async () => {
+    // The tables are where the search path puts them (the role's own schema, the URL's options), not
+    // always in `public`: a feed that listened for `public` ignored every notice, so a replica served a
+    // changed watch list, or trusted a deleted account, until the 5 s expiry.
+    const schema = `feed_path_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    cleanups.push(async () => {
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    });
+    const pathUrl = new URL(url!);
+    pathUrl.searchParams.set('options', `-c search_path=${schema}`);
+    const changes = watchPostgresAccountChanges(pathUrl.toString(), undefined);
+    cleanups.push(() => changes.close());
+    const owned: (number | null)[] = [];
+    const accounts: (number | null)[] = [];
+    changes.onOwnedRowsChange((id) => owned.push(id));
+    changes.onChange((id) => accounts.push(id));
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    owned.length = 0;
+    accounts.length = 0;
+    // What the triggers send (src/store/change-notices.ts), and a notice of another schema, ignored.
+    await admin.query(`select pg_notify('moviedb_account_changed', 'public owned 41')`);
+    await admin.query(`select pg_notify('moviedb_account_changed', $1)`, [`${schema} owned 42`]);
+    await admin.query(`select pg_notify('moviedb_account_changed', $1)`, [`${schema} 43`]);
+    await expect.poll(() => [owned, accounts], { timeout: 2000, interval: 10 }).toEqual([[42], [43]]);
   });
 });
