@@ -163,11 +163,12 @@ export function watchPostgresAccountChanges(
     next.on('error', lost);
     next.on('end', () => lost());
     next.on('notification', ({ payload }) => {
-      const [from, first, second] = (payload ?? '').split(' ');
-      if (tables === undefined || from !== tables) return;
-      const ownedRows = first === OWNED_ROWS_CHANGE;
-      const id = ownedRows ? second : first;
-      (ownedRows ? owned : listeners).emit(id === undefined || id === '*' ? null : Number(id));
+      // Matched as a prefix, not split on spaces: a schema named by the search path may hold one.
+      if (tables === undefined || !payload?.startsWith(`${tables} `)) return;
+      const rest = payload.slice(tables.length + 1);
+      const ownedRows = rest.startsWith(`${OWNED_ROWS_CHANGE} `);
+      const id = ownedRows ? rest.slice(OWNED_ROWS_CHANGE.length + 1) : rest;
+      (ownedRows ? owned : listeners).emit(id === '*' ? null : Number(id));
     });
     try {
       await next.connect();

@@ -57,20 +57,20 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     expect(accepted()).toBe(2);
   });
 
-  it('without DATABASE_SCHEMA, hears the notices that name the schema its search path resolves to', async () => {
+  it('without DATABASE_SCHEMA, hears the notices that name the schema its search path resolves to, spaces and all', async () => {
     // The tables are where the search path puts them (the role's own schema, the URL's options), not
     // always in `public`: a feed that listened for `public` ignored every notice, so a replica served a
     // changed watch list, or trusted a deleted account, until the 5 s expiry.
-    const schema = `feed_path_${randomBytes(6).toString('hex')}`;
+    const schema = `feed path ${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`create schema ${schema}`);
+    await admin.query(`create schema "${schema}"`);
     cleanups.push(async () => {
-      await admin.query(`drop schema ${schema} cascade`);
+      await admin.query(`drop schema "${schema}" cascade`);
       await admin.end();
     });
     const pathUrl = new URL(url!);
-    pathUrl.searchParams.set('options', `-c search_path=${schema}`);
+    pathUrl.searchParams.set('options', `-c search_path="${schema.replaceAll(' ', '\\ ')}"`);
     const changes = watchPostgresAccountChanges(pathUrl.toString(), undefined);
     cleanups.push(() => changes.close());
     const owned: (number | null)[] = [];
