@@ -5,8 +5,12 @@
  * the store, a change made through the first or with plain SQL shows in the next read (SQLite: two
  * processes on one file) or as soon as PostgreSQL's notice arrives, while a change to another account
  * leaves this one's entry alone. The entry would otherwise live VIEWER_RESULT_MAX_AGE_MS (5 s); every
- * poll here gives up well before, so only the notice can pass it.
+ * poll here gives up well before, so only the notice can pass it. No spelling of the document serves one
+ * caller another's entry, a narrower token is refused, a change made while the listener reconnects is
+ * never served stale, and RESULT_CACHE_MB bounds what the keys hold too.
  */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
 import { VIEWER_RESULT_MAX_AGE_MS } from '../../src/graphql/result-cache.js';
@@ -95,6 +99,45 @@ describe.each(dialects)('a caller’s own reads, kept per account, on %s', (dial
     expect(listings()).toBe(before + 1);
   });
 
+  it('no caller is served another’s entry, however the document is spelt; a narrower token is refused', async () => {
+    const { server: s } = await server(dialect);
+    const mine = await userWithEntry(s);
+    const theirs = await userWithEntry(s);
+    const documents = [
+      WATCHLIST,
+      '{ x: watchlist { id status } }',
+      'query Q { ...R } fragment R on Query { watchlist { ...F } } fragment F on WatchlistItem { id status }',
+      '{ __typename watchlist { __typename id status } }',
+    ];
+    for (let round = 0; round < 2; round++)
+      for (const document of documents)
+        for (const [caller, other] of [
+          [mine, theirs],
+          [theirs, mine],
+        ] as const) {
+          const body = JSON.stringify((await s.graphql(document, {}, caller.token)).body);
+          expect(body).toContain(`"id":"${caller.item}"`);
+          expect(body).not.toContain(`"id":"${other.item}"`);
+        }
+    const ITEM = 'query ($id: ID!) { watchlistItem(id: $id) { id } }';
+    for (let i = 0; i < 2; i++) {
+      expect((await s.graphql(ITEM, { id: mine.item }, mine.token)).body.data).toEqual({
+        watchlistItem: { id: mine.item },
+      });
+      const other = await s.graphql(ITEM, { id: mine.item }, theirs.token);
+      expect(other.body.errors?.[0]?.extensions?.classification).toBe('NOT_FOUND');
+    }
+    const { me } = (await s.graphql<{ me: { id: string } }>('{ me { id } }', {}, mine.token)).body.data!;
+    const narrow = await s.tokens.issue(Number(me.id), 'USER', {
+      scopes: ['movies:read'],
+      resource: s.url,
+      ttlSeconds: 60,
+    });
+    const refused = await s.graphql(WATCHLIST, {}, narrow);
+    expect(refused.body.errors?.[0]?.extensions?.classification).toBe('FORBIDDEN');
+    expect(refused.body.data).toBeNull();
+  });
+
   it('a write shows in the writer’s very next read on the same replica', async () => {
     const { server: s } = await server(dialect);
     const { token, item } = await userWithEntry(s);
@@ -142,6 +185,52 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
 
     await a.store.handle.db.deleteFrom('watchlist_items').where('id', '=', Number(item)).execute();
     await untilSeen(async () => (await listOf(b, token)).length === 0, 'an SQL delete');
+  });
+
+  it('while B’s PostgreSQL listener reconnects, a change made meanwhile is never served stale', async () => {
+    // Its notice is lost with the connection: B must keep nothing until it listens again, then forget.
+    if (dialect === 'sqlite') return;
+    const name = `viewer_feed_${randomBytes(6).toString('hex')}`;
+    const env = { DATABASE_URL: `${process.env.TEST_DATABASE_URL}?application_name=${name}` };
+    const a = (await server(dialect, undefined, env)).server;
+    const b = (await server(dialect, a, env)).server;
+    const { token, item } = await userWithEntry(a);
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    const listeners = async () =>
+      (
+        await admin.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and query like 'listen %'`,
+          [name],
+        )
+      ).rowCount;
+    const listening = () =>
+      expect
+        .poll(
+          async () =>
+            (
+              await admin.query(
+                `select 1 from pg_stat_activity where application_name = $1 and query like 'listen %'`,
+                [name],
+              )
+            ).rowCount,
+          { timeout: NOTICE_WITHIN_MS, interval: 10 },
+        )
+        .toBe(2);
+    for (const status of ['WATCHED', 'WANT_TO_WATCH', 'WATCHED']) {
+      await listening();
+      await listOf(b, token);
+      await listOf(b, token);
+      expect(await listeners()).toBe(2);
+      await admin.query(`update "${a.schemaName}".watchlist_items set status = $1 where id = $2`, [
+        status,
+        Number(item),
+      ]);
+      for (let i = 0; i < 10; i++) expect((await listOf(b, token))[0]?.status).toBe(status);
+      await listening();
+      expect((await listOf(b, token))[0]?.status).toBe(status);
+    }
   });
 
   it('a change to another account through A leaves B’s entry for this one alone (PostgreSQL)', async () => {
