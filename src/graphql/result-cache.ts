@@ -178,7 +178,10 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
         const field = parent.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
         if (!field) return false;
         const rule = ruleOf(field);
-        // A @viewerResult root may require a role (the authorization policy checks it before the cache).
+        // A @viewerResult root may require a role, and nothing checks it on a hit (the authorization
+        // policy checks keyed writes only): the entry is the account's own, computed with its role, and a
+        // role change forgets it. So such a root must not require more than USER, which every local
+        // account's token carries, even when the account check caps an unconfirmed role at USER.
         const viewerRoot = parent === queryType && rule.viewer;
         if (viewerRoot) perViewer = true;
         else if (rule.personal || (parent === queryType && !rule.shared)) return false;
