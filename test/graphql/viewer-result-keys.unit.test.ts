@@ -3,9 +3,11 @@
  * and what forgets them: keys as data, with the store's change feed given as a value whose liveness and
  * notices the test decides (the feed itself is tested against the stores in viewer-results.test.ts).
  */
+import { getDirective } from '@graphql-tools/utils';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type Identity } from '../../src/auth/identity.js';
+import { authRuleOf } from '../../src/graphql/auth-directives.js';
 import { createResultCache } from '../../src/graphql/result-cache.js';
 import { buildSchema } from '../../src/graphql/schema.js';
 import type { AccountChangeListener } from '../../src/store/account-changes.js';
@@ -93,5 +95,15 @@ describe('reads kept under the caller’s account', () => {
     cache.invalidate(false);
     cache.set(key, { data: { watchlist: [] } }, generation);
     expect(cache.get(key)).toBeUndefined();
+  });
+});
+
+describe('the schema’s @viewerResult roots', () => {
+  it('require no role beyond USER: a hit is not checked for one (see result-cache.ts)', () => {
+    const roots = Object.values(schema.getQueryType()!.getFields()).filter(
+      (field) => getDirective(schema, field, 'viewerResult') !== undefined,
+    );
+    expect(roots.map((field) => field.name).sort()).toEqual(['watchlist', 'watchlistItem']);
+    for (const field of roots) expect([undefined, 'USER']).toContain(authRuleOf(schema, field)?.requires);
   });
 });
