@@ -19,7 +19,7 @@
  * `onInvalidate`, on the other replicas (src/shared-state/share-invalidations.ts); a result computed while a
  * write happened is not kept (a generation counter), so a read that raced a write cannot put stale data
  * back. Entries also expire after `ttlMs`, which bounds staleness where another replica's write cannot
- * reach this one. Bounded by the size of the results it holds (lru-cache).
+ * reach this one. Bounded by the size of the results it holds, as JSON, and of their keys (lru-cache).
  */
 import { getDirective } from '@graphql-tools/utils';
 import {
