@@ -5,7 +5,7 @@ export const resultCacheSettings = section(
   'Result cache (public reads that are the same for every caller; every write clears it)',
   z.object({
     mb: setting('RESULT_CACHE_MB', int(0, 4096, 32), {
-      description: 'Size of the result cache in MiB (results as JSON); 0 turns it off.',
+      description: 'Size of the result cache in MiB (results as JSON, with their keys); 0 turns it off.',
       see: 'architecture.md#the-result-cache',
     }),
     ttlSeconds: setting(
