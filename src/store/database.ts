@@ -82,7 +82,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   });
   try {
     if (!migratedApart)
-      await migrate(db, dialect, options.seedFile, options.url ? (options.schema ?? 'public') : undefined);
+      await migrate(db, dialect, options.seedFile, options.url ? await tablesSchema(db, options) : undefined);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -200,6 +200,17 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Open
     watchAccountChanges: () =>
       watchPostgresAccountChanges(url, schema, { onConnectionError: options.onConnectionError }),
   };
+}
+
+/**
+ * The PostgreSQL schema our tables are made in: DATABASE_SCHEMA, else the connection's
+ * `current_schema()` (the first schema of its search path that exists, which the role, the database or
+ * the URL's options may set: not always `public`).
+ */
+async function tablesSchema(db: Kysely<Database>, options: DatabaseOptions): Promise<string> {
+  if (options.schema) return options.schema;
+  const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
+  return rows[0]?.name ?? 'public';
 }
 
 /**

@@ -74,3 +74,36 @@ describe.skipIf(!url)('replicas starting together on a new schema', () => {
     }
   });
 });
+
+describe.skipIf(!url)('no DATABASE_SCHEMA: the tables go where the search path says', () => {
+  it('two deployments whose URLs name different search paths each migrate, seed and keep their bookkeeping beside their tables', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const schemas = [1, 2].map((n) => `searched_${n}_${randomBytes(4).toString('hex')}`);
+    try {
+      for (const schema of schemas) {
+        await admin.query(`create schema ${schema}`);
+        const searched = new URL(url!);
+        searched.searchParams.set('options', `-c search_path=${schema}`);
+        const handle = await openDatabase({
+          url: searched.toString(),
+          poolSize: 1,
+          dataDir: '.',
+          seedFile: path.resolve('seed/moviedb-seed.json'),
+        });
+        await handle.close();
+        const { rows } = await admin.query(
+          `select (select count(*)::int from ${schema}.movies) as movies,
+                  (select count(*)::int from ${schema}.kysely_migration) as migrations`,
+        );
+        // Before, the bookkeeping went to public: the second deployment found every migration done there
+        // and made no tables at all.
+        expect(rows[0].movies).toBeGreaterThan(0);
+        expect(rows[0].migrations).toBeGreaterThan(0);
+      }
+    } finally {
+      for (const schema of schemas) await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+  });
+});
