@@ -1,7 +1,8 @@
 /**
- * Recovery for everything that reaches the database (/graphql and every tool), built on cockatiel: a
- * deadline per call (aggressive, so the answer never waits for work that ignores the signal), retries with
- * exponential backoff and jitter for idempotent reads only, and a circuit breaker over consecutive outages.
+ * Recovery for everything that reaches the database (/graphql and every tool): a deadline per call
+ * (aggressive, so the answer never waits for work that ignores the signal; run-within-deadline.ts), and,
+ * built on cockatiel, retries with exponential backoff and jitter for idempotent reads only and a circuit
+ * breaker over consecutive outages.
  *
  * Two choices go beyond cockatiel's defaults, on purpose:
  * - Callers never act as the half-open trial. While the circuit is not closed every call fails fast, and the
@@ -24,6 +25,7 @@ import {
   retry,
   timeout,
 } from 'cockatiel';
+import { AbandonedCall, runWithinDeadline } from './run-within-deadline.js';
 
 /** Thrown by the work when its outcome shows the database unreachable; carries that outcome. */
 export class StoreOutage<T = unknown> extends Error {
@@ -168,17 +170,13 @@ export function createStorePolicy(options: StorePolicyOptions): StorePolicy {
         run.onAttempt?.();
         return breaker.execute(() => work(signal));
       };
-      // abortOnReturn off: aborting a finished call's signal builds an AbortError (a stack trace) per call,
-      // which measured 3x the rest of the policy; a finished call has nothing left to abandon.
-      const deadline = timeout(run.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
       try {
-        return await deadline.execute(
-          ({ signal }) => (run.idempotent ? reads.execute(attempt, signal) : attempt({ signal })),
-          run.signal,
+        return await runWithinDeadline(run.timeoutMs, run.signal, (signal) =>
+          run.idempotent ? reads.execute(attempt, signal) : attempt({ signal }),
         );
       } catch (error) {
         if (run.signal?.aborted) throw new CallCancelled();
-        if (isAbort(error)) throw new DeadlineExceeded(run.timeoutMs);
+        if (error instanceof AbandonedCall || isAbort(error)) throw new DeadlineExceeded(run.timeoutMs);
         throw error;
       }
     },
