@@ -19,6 +19,7 @@ import {
   type AuthInfo,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
+import { classifyModernRequest } from './classify-modern-request.js';
 import { isSharedToolResult, keptStructuredJson } from './to-call-tool-result.js';
 import {
   callCuratedTool,
@@ -52,15 +53,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /** The members the SDK's JSON-RPC request schema allows (it is strict: any other key fails it). */
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-/**
- * Whether the SDK would classify this POST as a 2025-era request without a claim ("no-claim"), decided
- * without its zod parses (three per request, two of them failing and building their errors): a JSON-RPC
- * request its strict schema accepts, not initialize, whose params have no `_meta` (so no envelope claim)
- * and whose MCP-Protocol-Version header is absent or a 2025 revision. Anything else is the SDK's to say.
- */
-function isPlainLegacyRequest(message: unknown, headers: CallHeaders): message is Message {
-  const { protocolVersion } = headers;
-  if (protocolVersion !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(protocolVersion)) return false;
+/** Whether the SDK's strict JSON-RPC request schema would accept this body, `params._meta` aside. */
+function isRequestShape(message: unknown): message is Message & { method: string } {
   if (!isPlainObject(message)) return false;
   for (const key in message) if (!REQUEST_KEYS.has(key)) return false;
   const { id, method, params } = message;
@@ -68,20 +62,40 @@ function isPlainLegacyRequest(message: unknown, headers: CallHeaders): message i
     message.jsonrpc === '2.0' &&
     (typeof id === 'string' || Number.isSafeInteger(id)) &&
     typeof method === 'string' &&
-    method !== 'initialize' &&
-    (params === undefined || (isPlainObject(params) && !('_meta' in params)))
+    (params === undefined || isPlainObject(params))
   );
 }
 
-/** The SDK's classification of a POST's parsed body and standard headers. */
+/**
+ * Whether the SDK would classify this POST as a 2025-era request without a claim ("no-claim"), decided
+ * without its zod parses (three per request, two of them failing and building their errors): a JSON-RPC
+ * request its strict schema accepts, not initialize, whose params have no `_meta` (so no envelope claim)
+ * and whose MCP-Protocol-Version header is absent or a 2025 revision. Anything else is the SDK's to say.
+ */
+function isPlainLegacyRequest(message: Message & { method: string }, headers: CallHeaders): boolean {
+  const { protocolVersion } = headers;
+  if (protocolVersion !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(protocolVersion)) return false;
+  const { params } = message;
+  return message.method !== 'initialize' && (params === undefined || !('_meta' in (params as object)));
+}
+
+/**
+ * The SDK's classification of a POST's parsed body and standard headers. A plain 2025 request and a
+ * 2026-07-28 request whose envelope the SDK already accepted (classify-modern-request.ts) are answered
+ * here; anything else by the SDK.
+ */
 export function classify(message: unknown, headers: CallHeaders): Classification {
-  if (isPlainLegacyRequest(message, headers)) {
-    const { protocolVersion } = headers;
-    return {
-      kind: 'legacy',
-      reason: 'no-claim',
-      ...(protocolVersion !== undefined ? { requestedVersion: protocolVersion } : {}),
-    };
+  if (isRequestShape(message)) {
+    if (isPlainLegacyRequest(message, headers)) {
+      const { protocolVersion } = headers;
+      return {
+        kind: 'legacy',
+        reason: 'no-claim',
+        ...(protocolVersion !== undefined ? { requestedVersion: protocolVersion } : {}),
+      };
+    }
+    const modern = classifyModernRequest(message, headers);
+    if (modern) return modern;
   }
   return classifyInboundRequest({
     httpMethod: 'POST',
