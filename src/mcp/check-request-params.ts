@@ -46,14 +46,26 @@ export function hasEnvelopeClaim(message: { params?: unknown }): boolean {
   return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
-/** Whether a JSON value nests deeper than `max` levels; iterative, so the check itself cannot overflow. */
+/**
+ * Whether a JSON value nests deeper than `max` levels; iterative, so the check itself cannot overflow.
+ * Two parallel stacks holding only objects: no pair allocated per node, no array of values per object.
+ */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
+  if (value === null || typeof value !== 'object') return false;
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
     if (depth > max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    // A JSON value's objects have no enumerable inherited keys: for-in walks its own, as Object.values.
+    for (const key in node) {
+      const child = node[key];
+      if (child !== null && typeof child === 'object') {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }

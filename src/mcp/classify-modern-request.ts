@@ -13,17 +13,19 @@
  * client.
  */
 import { classifyInboundRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
-import { LRUCache } from 'lru-cache';
 import type { CallHeaders, Classification } from './direct-tool-call.js';
 
 type ModernRoute = Extract<Classification, { kind: 'modern'; messageKind: 'request' }>;
 
-/** Distinct envelopes kept: a few per client kind; an attacker's variety only evicts. */
+/**
+ * Distinct envelopes kept: a few per client kind. When full, all are forgotten (a Map, cheaper to read
+ * than an LRU, whose every hit reorders it): an attacker's variety only costs the SDK's parses again.
+ */
 const MAX_KEPT = 512;
 /** A longer key (a large `_meta`) is not kept: the cache's memory stays bounded (about 1 MiB). */
 const MAX_KEY_LENGTH = 2048;
 
-const verdicts = new LRUCache<string, ModernRoute['classification']>({ max: MAX_KEPT });
+const verdicts = new Map<string, ModernRoute['classification']>();
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,7 +58,10 @@ export function classifyModernRequest(
     });
     if (route.kind !== 'modern' || route.messageKind !== 'request') return undefined;
     classification = route.classification;
-    if (key.length <= MAX_KEY_LENGTH) verdicts.set(key, classification);
+    if (key.length <= MAX_KEY_LENGTH) {
+      if (verdicts.size >= MAX_KEPT) verdicts.clear();
+      verdicts.set(key, classification);
+    }
   }
   // The caller checked the rest of the request's shape (see above); the SDK's probe checked `_meta`.
   const request = message as ModernRoute['message'];
