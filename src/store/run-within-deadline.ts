@@ -7,7 +7,7 @@
  */
 
 /** The reasons the caller is answered early; the policy turns them into its own errors. */
-export type Abandoned = 'deadline' | 'cancelled';
+type Abandoned = 'deadline' | 'cancelled';
 
 /** Thrown to the caller that was answered early (the work may still be running, its signal aborted). */
 export class AbandonedCall extends Error {
