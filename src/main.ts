@@ -5,6 +5,10 @@ import { EXIT } from './cli/exit-codes.js';
 import { HELP } from './cli/help.js';
 import { loadEnvFile } from './cli/load-env-file.js';
 import { packageInfo } from './package-info.js';
+import { holdOptimizingCompiler } from './cli/optimizing-compiler.js';
+
+// Before any command's module loads: start-up code is not worth optimizing (serve lets go once listening).
+holdOptimizingCompiler();
 
 type Command = (args: string[], options: LoadConfigOptions) => Promise<number>;
 

@@ -8,6 +8,7 @@ import { formatBanner } from './banner.js';
 import { describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
 import { packageInfo } from '../package-info.js';
+import { releaseOptimizingCompiler } from './optimizing-compiler.js';
 
 /** Resolves with the exit code once the server has drained (or failed to start). */
 export async function serve(_args: string[] = [], options: LoadConfigOptions = {}): Promise<number> {
@@ -22,6 +23,7 @@ export async function serve(_args: string[] = [], options: LoadConfigOptions = {
   try {
     config = loadConfig(process.env, options);
     server = await startServer(config);
+    releaseOptimizingCompiler();
   } catch (error) {
     const failure = describeFailure(error, config);
     console.error(failure.message);
