@@ -8,6 +8,7 @@ import { formatBanner } from './banner.js';
 import { describeFailure } from './describe-failure.js';
 import { EXIT } from './exit-codes.js';
 import { packageInfo } from '../package-info.js';
+import { startMemoryReducerSooner } from './memory-reducer.js';
 import { releaseOptimizingCompiler } from './optimizing-compiler.js';
 
 /** Resolves with the exit code once the server has drained (or failed to start). */
@@ -18,6 +19,7 @@ export async function serve(_args: string[] = [], options: LoadConfigOptions = {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
 
+  startMemoryReducerSooner();
   let config: Config | undefined;
   let server: RunningServer;
   try {
