@@ -5,14 +5,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { MEMORY_REDUCER_FLAG } from '../../src/cli/memory-reducer.js';
 
 describe('the memory reducer setting', () => {
   it('names a flag this Node knows', () => {
-    const known = spawnSync(process.execPath, ['--gc-memory-reducer-start-delay-ms=4000', '-e', ''], {
+    const known = spawnSync(process.execPath, [MEMORY_REDUCER_FLAG, '-e', ''], {
       encoding: 'utf8',
     });
     expect(known.status, known.stderr).toBe(0);
-    const unknown = spawnSync(process.execPath, ['--gc-memory-reducer-start-delay-msx=4000', '-e', ''], {
+    const unknown = spawnSync(process.execPath, [MEMORY_REDUCER_FLAG.replace('=', 'x='), '-e', ''], {
       encoding: 'utf8',
     });
     expect(unknown.status).not.toBe(0);
