@@ -8,6 +8,7 @@ import { packageInfo } from './package-info.js';
 import { holdOptimizingCompiler } from './cli/optimizing-compiler.js';
 
 // Before any command's module loads: start-up code is not worth optimizing (serve lets go once listening).
+// The other commands (token, check, migrate, tools) run to their end unoptimized: they are start-up.
 holdOptimizingCompiler();
 
 type Command = (args: string[], options: LoadConfigOptions) => Promise<number>;

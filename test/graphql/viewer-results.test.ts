@@ -193,7 +193,7 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
     const name = `viewer_feed_${randomBytes(6).toString('hex')}`;
     const env = { DATABASE_URL: `${process.env.TEST_DATABASE_URL}?application_name=${name}` };
     const a = (await server(dialect, undefined, env)).server;
-    const b = (await server(dialect, a, env)).server;
+    const { server: b, listings: listingsOnB } = await server(dialect, a, env);
     const { token, item } = await userWithEntry(a);
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
@@ -223,6 +223,17 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
       await listOf(b, token);
       await listOf(b, token);
       expect(await listeners()).toBe(2);
+      // pg_terminate_backend returns before B has read its connection's end; a change committed in
+      // between is a notice lost on a connection that looks alive, which the 5 s entry life bounds (not
+      // this test). A read that B answers from the store says B has noticed: it keeps nothing now, or it
+      // listens again and has forgotten everything.
+      const noticed = listingsOnB();
+      await expect
+        .poll(async () => (await listOf(b, token), listingsOnB() > noticed), {
+          timeout: NOTICE_WITHIN_MS,
+          interval: 5,
+        })
+        .toBe(true);
       await admin.query(`update "${a.schemaName}".watchlist_items set status = $1 where id = $2`, [
         status,
         Number(item),
