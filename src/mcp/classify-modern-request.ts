@@ -44,7 +44,9 @@ export function classifyModernRequest(
   if (method === 'initialize' || !isPlainObject(params)) return undefined;
   const meta = params._meta;
   if (!isPlainObject(meta) || !(PROTOCOL_VERSION_META_KEY in meta)) return undefined;
-  // The body came from JSON.parse: its JSON text says all there is to say about it.
+  // The body came from JSON.parse: its JSON text says all there is to say about it (but for a number
+  // too large to be finite, which both it and null write as null; no `_meta` field the SDK reads tells
+  // them apart: a progressToken refuses both).
   const key = JSON.stringify([method, headers.protocolVersion ?? null, headers.mcpMethod ?? null, meta]);
   let classification = verdicts.get(key);
   if (classification === undefined) {

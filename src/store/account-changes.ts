@@ -168,7 +168,10 @@ export function watchPostgresAccountChanges(
       const rest = payload.slice(tables.length + 1);
       const ownedRows = rest.startsWith(`${OWNED_ROWS_CHANGE} `);
       const id = ownedRows ? rest.slice(OWNED_ROWS_CHANGE.length + 1) : rest;
-      (ownedRows ? owned : listeners).emit(id === '*' ? null : Number(id));
+      // `*` is a truncate; an id that does not read as one (a schema whose name starts with ours and a
+      // space) is taken as anyone's change too: forgetting more is always safe.
+      const userId = Number(id);
+      (ownedRows ? owned : listeners).emit(Number.isSafeInteger(userId) && id !== '' ? userId : null);
     });
     try {
       await next.connect();
