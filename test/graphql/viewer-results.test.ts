@@ -59,13 +59,34 @@ async function userWithEntry(server: TestServer) {
   return { ...user, item: added.body.data!.addToWatchlist.id };
 }
 
+/**
+ * Reads until one is answered without the store: the list is kept, and the notices of the writes before
+ * it have arrived (PostgreSQL delivers a server's own writes' notices after their commit, so the first
+ * read after a write may be kept and then forgotten once; on a busy machine the feed may also still be
+ * connecting at start).
+ */
+async function untilKept(read: () => Promise<unknown>, listings: () => number) {
+  await expect
+    .poll(
+      async () => {
+        const before = listings();
+        await read();
+        return listings() === before;
+      },
+      { timeout: NOTICE_WITHIN_MS, interval: 10 },
+    )
+    .toBe(true);
+}
+
 describe.each(dialects)('a caller’s own reads, kept per account, on %s', (dialect) => {
   it('a repeated watch list is read from the store once, on /graphql and through myWatchlist', async () => {
     const { server: s, listings } = await server(dialect);
     const { token } = await userWithEntry(s);
     const first = await listOf(s, token);
+    await untilKept(() => listOf(s, token), listings);
+    const kept = listings();
     for (let i = 0; i < 3; i++) expect(await listOf(s, token)).toEqual(first);
-    expect(listings()).toBe(1);
+    expect(listings()).toBe(kept);
     const client = await connectClient(s.url, token);
     try {
       const calls = [];
@@ -79,7 +100,7 @@ describe.each(dialects)('a caller’s own reads, kept per account, on %s', (dial
     } finally {
       await client.close();
     }
-    expect(listings()).toBe(2);
+    expect(listings()).toBe(kept + 1);
   });
 
   it('RESULT_CACHE_MB counts the keys: 4 KB of variables per entry, 300 entries do not fit in 1 MB', async () => {
@@ -90,9 +111,7 @@ describe.each(dialects)('a caller’s own reads, kept per account, on %s', (dial
     const padded = (i: number) => ({ pad: `${i}:`.padEnd(4000, 'x') });
     const read = async (i: number) =>
       expect((await s.graphql(WATCHLIST, padded(i), token)).body.errors).toBeUndefined();
-    await read(0);
-    await read(0);
-    expect(listings()).toBe(1);
+    await untilKept(() => read(0), listings);
     for (let i = 1; i <= 300; i += 20) await Promise.all(Array.from({ length: 20 }, (_, j) => read(i + j)));
     const before = listings();
     await read(0);
@@ -169,9 +188,7 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
   it('a change made through replica A, or with plain SQL, shows on B, which kept the list', async () => {
     const { a, b, listingsOnB } = await replicas();
     const { token, item } = await userWithEntry(b);
-    await listOf(b, token);
-    await listOf(b, token);
-    expect(listingsOnB()).toBe(1);
+    await untilKept(() => listOf(b, token), listingsOnB);
 
     await a.graphql(SET, { id: item, status: 'WATCHED' }, token);
     await untilSeen(async () => (await listOf(b, token))[0]?.status === 'WATCHED', 'a write through A');
@@ -250,8 +267,8 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
     const { a, b, listingsOnB } = await replicas();
     const mine = await userWithEntry(b);
     const theirs = await userWithEntry(b);
-    await listOf(b, mine.token);
-    await listOf(b, theirs.token);
+    await untilKept(() => listOf(b, mine.token), listingsOnB);
+    await untilKept(() => listOf(b, theirs.token), listingsOnB);
     const before = listingsOnB();
     await a.graphql(SET, { id: theirs.item, status: 'WATCHED' }, theirs.token);
     await untilSeen(
