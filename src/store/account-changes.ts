@@ -103,14 +103,10 @@ const MAX_RECONNECT_DELAY_MS = 2000;
 /** As the pool's connection timeout (src/store/database.ts). */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
-/**
- * `schema` is where the tables are (DATABASE_SCHEMA); without one, the tables are in the connection's
- * own `current_schema()` (the first schema of its search path that exists, which may be set by the role,
- * the database or the URL's options, and is not always `public`), and the notices name that one.
- */
+/** `schema` is the one the tables are in, as the triggers name it in their notices (database.ts resolves it). */
 export function watchPostgresAccountChanges(
   url: string,
-  schema: string | undefined,
+  schema: string,
   options: {
     onConnectionError?: (error: Error) => void;
     /**
@@ -129,8 +125,6 @@ export function watchPostgresAccountChanges(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let attempt = 0;
-  // The schema the triggers name in their notices: resolved on the first connection when not given.
-  let tables = schema;
 
   const lost = (error?: Error) => {
     if (error && live) options.onConnectionError?.(error);
@@ -164,8 +158,8 @@ export function watchPostgresAccountChanges(
     next.on('end', () => lost());
     next.on('notification', ({ payload }) => {
       // Matched as a prefix, not split on spaces: a schema named by the search path may hold one.
-      if (tables === undefined || !payload?.startsWith(`${tables} `)) return;
-      const rest = payload.slice(tables.length + 1);
+      if (!payload?.startsWith(`${schema} `)) return;
+      const rest = payload.slice(schema.length + 1);
       const ownedRows = rest.startsWith(`${OWNED_ROWS_CHANGE} `);
       const id = ownedRows ? rest.slice(OWNED_ROWS_CHANGE.length + 1) : rest;
       // `*` is a truncate; an id that does not read as one (a schema whose name starts with ours and a
@@ -175,10 +169,6 @@ export function watchPostgresAccountChanges(
     });
     try {
       await next.connect();
-      if (tables === undefined) {
-        const { rows } = await next.query<{ name: string | null }>('select current_schema() as name');
-        tables = rows[0]?.name ?? 'public';
-      }
       await next.query(`listen ${ACCOUNT_CHANGE_CHANNEL}`);
     } catch (error) {
       if (client === next) lost(error as Error);

@@ -64,7 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const migration = await openDatabase({ ...options, statementTimeoutMs: undefined, poolSize: 1 });
     await migration.close();
   }
-  const { dialect, driver, watchAccountChanges } = options.url
+  const { dialect, driver, schema, watchAccountChanges } = options.url
     ? await openPostgres(options.url, options)
     : await openSqlite(options.dataDir);
   const { onQuery, onQueryEvent } = options;
@@ -81,8 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       : {}),
   });
   try {
-    if (!migratedApart)
-      await migrate(db, dialect, options.seedFile, options.url ? await tablesSchema(db, options) : undefined);
+    if (!migratedApart) await migrate(db, dialect, options.seedFile, schema);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -104,6 +103,8 @@ const SQLITE_CACHE_KIB = 64 * 1024;
 interface OpenedDriver {
   driver: KyselyDialect;
   dialect: Dialect;
+  /** PostgreSQL: the schema the tables are in (kysely's bookkeeping goes beside them). */
+  schema?: string;
   watchAccountChanges(): AccountChanges;
 }
 
@@ -194,23 +195,20 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Open
     client.on('error', (error) => options.onConnectionError?.(error));
   });
   pool.on('error', () => undefined);
+  // Without DATABASE_SCHEMA the tables go where the connection's search path puts them (the role, the
+  // database or the URL's options may set it: not always `public`); the migrations' bookkeeping and the
+  // change feed must name that same schema. Asked once, here, for both.
+  const tables =
+    schema ??
+    (await pool.query<{ name: string | null }>('select current_schema() as name')).rows[0]?.name ??
+    'public';
   return {
     driver: new PostgresDialect({ pool }),
     dialect: 'postgres',
+    schema: tables,
     watchAccountChanges: () =>
-      watchPostgresAccountChanges(url, schema, { onConnectionError: options.onConnectionError }),
+      watchPostgresAccountChanges(url, tables, { onConnectionError: options.onConnectionError }),
   };
-}
-
-/**
- * The PostgreSQL schema our tables are made in: DATABASE_SCHEMA, else the connection's
- * `current_schema()` (the first schema of its search path that exists, which the role, the database or
- * the URL's options may set: not always `public`).
- */
-async function tablesSchema(db: Kysely<Database>, options: DatabaseOptions): Promise<string> {
-  if (options.schema) return options.schema;
-  const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
-  return rows[0]?.name ?? 'public';
 }
 
 /**

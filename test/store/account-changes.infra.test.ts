@@ -6,9 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchPostgresAccountChanges, type AccountChanges } from '../../src/store/account-changes.js';
+import { openDatabase } from '../../src/store/database.js';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -71,7 +73,15 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     });
     const pathUrl = new URL(url!);
     pathUrl.searchParams.set('options', `-c search_path="${schema.replaceAll(' ', '\\ ')}"`);
-    const changes = watchPostgresAccountChanges(pathUrl.toString(), undefined);
+    // The store resolves the schema (src/store/database.ts) and hands it to the feed.
+    const handle = await openDatabase({
+      url: pathUrl.toString(),
+      poolSize: 1,
+      dataDir: '.',
+      seedFile: path.resolve('seed/moviedb-seed.json'),
+    });
+    cleanups.push(() => handle.close());
+    const changes = handle.watchAccountChanges();
     cleanups.push(() => changes.close());
     const owned: (number | null)[] = [];
     const accounts: (number | null)[] = [];
