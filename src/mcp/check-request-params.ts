@@ -5,6 +5,7 @@
  * -32602 Invalid params, with a message an agent can act on: one line naming the field.
  */
 import { PROTOCOL_VERSION_META_KEY, specTypeSchemas } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** The requests a client may send, by method, with the SDK's schema for each (both eras). */
 const SCHEMAS = new Map(
@@ -69,9 +70,6 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A tools/call whose params the SDK's schema accepts for certain, decided without running it (the hot

@@ -14,6 +14,7 @@
  */
 import { classifyInboundRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import type { CallHeaders, Classification } from './direct-tool-call.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 type ModernRoute = Extract<Classification, { kind: 'modern'; messageKind: 'request' }>;
 
@@ -26,9 +27,6 @@ const MAX_KEPT = 512;
 const MAX_KEY_LENGTH = 2048;
 
 const verdicts = new Map<string, ModernRoute['classification']>();
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The SDK's classification of `message`, for a body already known to pass the SDK's strict JSON-RPC

@@ -29,6 +29,7 @@ import {
   type McpServerDependencies,
   type ToolCallRequest,
 } from './mcp-server.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** The request headers the SDK's transport checks, as they arrived (undefined when absent). */
 export interface CallHeaders {
@@ -46,9 +47,6 @@ type Message = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unk
 
 /** How the SDK classifies an inbound request (route-by-era.ts computes it once per request). */
 export type Classification = ReturnType<typeof classifyInboundRequest>;
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The members the SDK's JSON-RPC request schema allows (it is strict: any other key fails it). */
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);

@@ -19,6 +19,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** Returns the value with such nulls left out (a copy where anything is left out, the value otherwise). */
 export type OmitDefaultedNulls = (args: Record<string, unknown>) => Record<string, unknown>;
@@ -27,10 +28,6 @@ type ValueOmit = (value: unknown) => unknown;
 
 /** One key of an object: whether its null is left out, and what to do inside its value. */
 type KeyRule = readonly [name: string, nullMeansAbsent: boolean, nested: ValueOmit | undefined];
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function objectOmit(rules: readonly KeyRule[]): (value: Record<string, unknown>) => Record<string, unknown> {
   return (value) => {

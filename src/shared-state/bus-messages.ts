@@ -4,6 +4,7 @@
  * (another version's, or noise on the channel) is dropped by the bus, never handed to a subscriber.
  */
 import type { ClientAnswer } from './client-answers.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 export interface Codec<T> {
   encode(message: T): string;
@@ -29,9 +30,6 @@ function json<T>(isMessage: (value: unknown) => value is T): Codec<T> {
   };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export const BUS_MESSAGES = {
   /** A call to cancel, by its key (cancellation-bus.ts): the replica running it aborts it. */
   'mcp:cancel': text,
@@ -39,8 +37,8 @@ export const BUS_MESSAGES = {
   'mcp:closed': text,
   /** A client's answer to a question a call asked (client-answers.ts), for the replica where it waits. */
   'mcp:answer': json((value): value is { key: string; answer: ClientAnswer } => {
-    if (!isRecord(value) || typeof value.key !== 'string' || !isRecord(value.answer)) return false;
-    return isRecord(value.answer.result) || typeof value.answer.error === 'string';
+    if (!isPlainObject(value) || typeof value.key !== 'string' || !isPlainObject(value.answer)) return false;
+    return isPlainObject(value.answer.result) || typeof value.answer.error === 'string';
   }),
   /** A write cleared the result cache; the message names the announcing process (its own is ignored). */
   'result-cache:invalidate': text,
