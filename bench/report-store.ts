@@ -16,9 +16,10 @@ export interface StoreRun {
   rounds: Map<Case, Round[]>;
   latencies: Map<Case, SingleLatency>;
   perIdleSession: number;
-  /** Resident sets before any load. */
+  /** Resident sets before any load (no collection forced): started, after BENCH_SETTLE_SECONDS, after BENCH_SETTLED_SECONDS. */
   startedRss: Map<Proc, number>;
   idleRss: Map<Proc, number>;
+  settledRss: Map<Proc, number>;
   servers: { bare: Proc; sessions: Proc; stateless: Proc };
 }
 
@@ -35,6 +36,7 @@ export function reportStore({
   perIdleSession,
   startedRss,
   idleRss,
+  settledRss,
   servers: { bare, sessions, stateless },
 }: StoreRun): { cells: Map<string, string>; memory: string } {
   const baseline = rounds.get(cases[0]!)!;
@@ -129,8 +131,13 @@ export function reportStore({
   );
   console.log('\ntargets:');
   const memoryVerdicts = [
-    judgeIdleRss('sessions server', idleRss.get(sessions)!, idleRss.get(bare)!),
-    judgeIdleRss('stateless server', idleRss.get(stateless)!, idleRss.get(bare)!),
+    judgeIdleRss('sessions server', settledRss.get(sessions)!, idleRss.get(sessions)!, settledRss.get(bare)!),
+    judgeIdleRss(
+      'stateless server',
+      settledRss.get(stateless)!,
+      idleRss.get(stateless)!,
+      settledRss.get(bare)!,
+    ),
   ];
   for (const v of [...judgeTargets(measured), ...memoryVerdicts]) {
     console.log(
@@ -146,7 +153,10 @@ export function reportStore({
     const loaded = Math.max(
       ...cases.filter((c) => c.proc === proc).flatMap((c) => rounds.get(c)!.map((r) => r.probe.rss)),
     );
-    return `${name} ${mib(startedRss.get(proc)!)} started, ${mib(idleRss.get(proc)!)} idle, ${mib(loaded)} loaded`;
+    return (
+      `${name} ${mib(startedRss.get(proc)!)} started, ${mib(idleRss.get(proc)!)} idle ${settings.settleSeconds} s, ` +
+      `${mib(settledRss.get(proc)!)} idle ${settings.settledSeconds} s, ${mib(loaded)} loaded`
+    );
   };
   const memory = [
     rssOf(sessions, 'sessions server'),

@@ -10,7 +10,7 @@ import { measure, measureLatency, type Case, type Round, type SingleLatency } fr
 import { reportStore } from './report-store.js';
 import { firstWatchlistItem, initialize, token } from './requests.js';
 import { settings } from './settings.js';
-import { probe, type Proc } from './start-process.js';
+import { probe, residentSet, type Proc } from './start-process.js';
 import { SERVER_ENV, startApp, startBareServer } from './start-servers.js';
 
 /** One store's figures for the table of both stores: ratio, p99/p50 and CPU per call of each case. */
@@ -47,14 +47,18 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
     const item = await firstWatchlistItem(sessions.port, bearer);
-    // Resident sets before any load: each server started, signed in, one session open; then again once
-    // it has sat idle a while, when V8 has given back the young generation start-up grew (it does so on
-    // its own some seconds after the last collection): what a server waiting for its clients holds.
-    const startedRss = new Map<Proc, number>();
-    for (const proc of procs) startedRss.set(proc, (await probe(proc)).rss);
+    // Resident sets before any load, as a process monitor reads them (no collection forced first): each
+    // server started, signed in, one session open; 10 s later; and once it has sat idle a minute. V8
+    // keeps the young generation start-up grew (about 30 MiB) until its memory reducer runs, which it
+    // does only once its estimate of the allocation rate is low: with start-up's allocations still in
+    // that estimate, about 40 s after the last full collection (docs/benchmarks.md, Memory).
+    const rssAt = async () =>
+      new Map(await Promise.all(procs.map(async (p) => [p, await residentSet(p)] as const)));
+    const startedRss = await rssAt();
     await sleep(settings.settleSeconds * 1000);
-    const idleRss = new Map<Proc, number>();
-    for (const proc of procs) idleRss.set(proc, (await probe(proc)).rss);
+    const idleRss = await rssAt();
+    await sleep((settings.settledSeconds - settings.settleSeconds) * 1000);
+    const settledRss = await rssAt();
 
     const cases = benchCases({
       store: url ? 'postgres' : 'sqlite',
@@ -92,6 +96,7 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
       perIdleSession,
       startedRss,
       idleRss,
+      settledRss,
       servers: { bare, sessions, stateless },
     });
     return { store: storeName, cells, memory };

@@ -10,7 +10,8 @@
  * BENCH_LATENCY_SECONDS (5) for the one-connection latency runs, BENCH_DATABASE_URL to run every case
  * on PostgreSQL too (a fresh schema per server, dropped afterwards), BENCH_STORES (sqlite,postgres) to
  * run one store only, BENCH_CATALOGUE=large to
- * serve the big catalogue instead of the seed one (seeded once and kept: bench/large-catalogue.ts).
+ * serve the big catalogue instead of the seed one (seeded once and kept: bench/large-catalogue.ts),
+ * BENCH_SETTLE_SECONDS (10) and BENCH_SETTLED_SECONDS (60): when the idle resident sets are read.
  *
  * The parts: settings.ts (the environment), start-servers.ts and start-process.ts (the servers and their
  * probes), bench-cases.ts (what is measured), measure.ts (one case, one round), report-store.ts (the

@@ -15,4 +15,5 @@ export const settings = {
   catalogue,
   idleSessions: 500,
   settleSeconds: Number(process.env.BENCH_SETTLE_SECONDS ?? 10),
+  settledSeconds: Number(process.env.BENCH_SETTLED_SECONDS ?? 60),
 };

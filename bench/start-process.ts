@@ -1,6 +1,6 @@
 /** A benchmarked process (a server with bench/heap-probe.mjs loaded), started and read from continuously. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', '0'] : [];
@@ -60,4 +60,15 @@ export async function probe(proc: Proc): Promise<Probe> {
   const report = proc.nextProbe();
   proc.child.kill('SIGUSR2');
   return report;
+}
+
+/**
+ * The resident set as a process monitor sees it (`VmRSS`), without the collections the probe forces
+ * first: those change when V8 gives memory back, so an idle figure read through the probe is not what an
+ * idle server holds. Linux only; elsewhere the probe's figure.
+ */
+export async function residentSet(proc: Proc): Promise<number> {
+  const status = `/proc/${proc.child.pid}/status`;
+  if (!existsSync(status)) return (await probe(proc)).rss;
+  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(status, 'utf8'))![1]) * 1024;
 }
