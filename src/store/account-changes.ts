@@ -102,6 +102,12 @@ export function watchSqliteAccountChanges(file: SqliteDatabase.Database): Accoun
 const MAX_RECONNECT_DELAY_MS = 2000;
 /** As the pool's connection timeout (src/store/database.ts). */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/**
+ * The first keep-alive probe after this much silence. Without it the OS's default applies (two hours on
+ * Linux), and a LISTEN connection is silent by nature: one that died without a FIN (a NAT or firewall
+ * dropping idle flows, a host gone) would look live for hours, missing every notice.
+ */
+const KEEP_ALIVE_DELAY_MS = 10_000;
 
 /** `schema` is the one the tables are in, as the triggers name it in their notices (database.ts resolves it). */
 export function watchPostgresAccountChanges(
@@ -150,6 +156,7 @@ export function watchPostgresAccountChanges(
     const next = new (await loadPg()).Client({
       connectionString: url,
       keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
       connectionTimeoutMillis: connectTimeoutMs,
       query_timeout: connectTimeoutMs,
     });

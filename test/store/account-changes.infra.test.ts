@@ -4,6 +4,7 @@
  * nor closes, so without a deadline the feed would wait on it for good and stay not live (every signed-in
  * request asking the store) long after the database answers again.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
@@ -57,6 +58,26 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     expect(changes.live()).toBe(false);
     await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
     expect(accepted()).toBe(2);
+  });
+
+  it('probes its silent LISTEN connection within 10 s, not after the OS default of two hours', async () => {
+    // A connection that died without a FIN (a NAT or firewall dropping an idle flow) must be found out;
+    // the kernel's keep-alive timer on the feed's socket says when the first probe goes.
+    const { url: proxiedUrl } = await blackHoleFirst(0);
+    const changes = watchPostgresAccountChanges(proxiedUrl, 'public');
+    cleanups.push(() => changes.close());
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const port = new URL(proxiedUrl).port;
+    const sockets = execFileSync('ss', ['-tnoH', 'state', 'established', 'dst', `127.0.0.1:${port}`], {
+      encoding: 'utf8',
+    });
+    // ss prints the time left as iproute2 does: `119min`, `1min4sec`, `9.892ms` (9 s 892 ms), `892ms`.
+    const timer = /timer:\(keepalive,(?:(\d+)min)?(?:(\d+)(?:sec|\.))?(?:(\d+)ms)?,/.exec(sockets);
+    expect(timer, sockets).not.toBeNull();
+    const [minutes, secs, ms] = timer!.slice(1).map((part) => Number(part ?? 0));
+    const seconds = minutes! * 60 + secs! + ms! / 1000;
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(10);
   });
 
   it('without DATABASE_SCHEMA, hears the notices that name the schema its search path resolves to, spaces and all', async () => {
