@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createFreshStores } from './fresh-stores.js';
-import { firstWatchlistItem, initialize, token } from './requests.js';
+import { initialize, token, watchlistItems } from './requests.js';
 import { startProcess, type Proc } from './start-process.js';
 import { SERVER_ENV } from './start-servers.js';
 
@@ -71,7 +71,7 @@ try {
   for (let i = 0; i < logins; i++) bearer = await token(proc.port);
   await stage(proc, 'signed in');
   if (bearer) {
-    await firstWatchlistItem(proc.port, bearer);
+    await watchlistItems(proc.port, bearer, 1);
     await stage(proc, 'watch list');
     const init = await initialize(proc.port, bearer);
     await init.text();

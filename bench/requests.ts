@@ -24,9 +24,31 @@ export const token = async (port: number) =>
     )
   ).login.token;
 
-/** The id of the first entry on the bench user's watch list (the write case toggles its status). */
-export const firstWatchlistItem = async (port: number, bearer: string) =>
-  (await graphql<{ watchlist: { id: string }[] }>(port, '{ watchlist { id } }', bearer)).watchlist[0]!.id;
+/**
+ * The ids of `count` entries on the bench user's watch list, adding catalogue movies until it holds that
+ * many: the write cases toggle their statuses, one entry for all or a different entry per request.
+ */
+export async function watchlistItems(port: number, bearer: string, count: number): Promise<string[]> {
+  const listed = async () =>
+    (await graphql<{ watchlist: { id: string }[] }>(port, '{ watchlist { id } }', bearer)).watchlist.map(
+      (item) => item.id,
+    );
+  const items = await listed();
+  if (items.length >= count) return items.slice(0, count);
+  const { movies } = await graphql<{ movies: { content: { id: string }[] } }>(
+    port,
+    `{ movies(size: ${Math.min(count, 100)}) { content { id } } }`,
+    bearer,
+  );
+  // A movie already on the list is refused (one entry per title) and simply not counted.
+  for (const movie of movies.content) {
+    await graphql(port, `mutation { addToWatchlist(subject: { movieId: "${movie.id}" }) { id } }`, bearer);
+  }
+  const all = await listed();
+  if (all.length < count)
+    throw new Error(`the bench user's watch list holds ${all.length} of ${count} entries`);
+  return all.slice(0, count);
+}
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
 export const initialize = (port: number, bearer: string) =>

@@ -8,7 +8,7 @@ import { createFreshStores } from './fresh-stores.js';
 import { prepareLargeCatalogue } from './large-catalogue.js';
 import { measure, measureLatency, type Case, type Round, type SingleLatency } from './measure.js';
 import { reportStore } from './report-store.js';
-import { firstWatchlistItem, initialize, token } from './requests.js';
+import { initialize, token, watchlistItems } from './requests.js';
 import { settings } from './settings.js';
 import { probe, residentSet, type Proc } from './start-process.js';
 import { SERVER_ENV, startApp, startBareServer } from './start-servers.js';
@@ -46,7 +46,7 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
     const init = await initialize(sessions.port, bearer);
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
-    const item = await firstWatchlistItem(sessions.port, bearer);
+    const items = await watchlistItems(sessions.port, bearer, settings.connections);
     // Resident sets before any load, as a process monitor reads them (no collection forced first): each
     // server started, signed in, one session open; 10 s later; and once it has sat idle a minute. V8
     // keeps the young generation start-up grew (about 30 MiB) until its memory reducer runs, which it
@@ -68,7 +68,7 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
       bearer,
       bearerStateless,
       sessionId,
-      item,
+      items,
     });
     const rounds = new Map<Case, Round[]>(cases.map((c) => [c, []]));
     for (let round = 0; round < settings.rounds; round++) {
