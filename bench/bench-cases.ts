@@ -8,6 +8,12 @@ import type { Proc } from './start-process.js';
 
 const recommend = () => ({ mood: 'HORROR' });
 
+/** setWatchStatus arguments that visit the entries in turn, each visit flipping that entry's status. */
+const toggling = (entries: string[]) => (n: number) => ({
+  itemId: entries[n % entries.length],
+  status: Math.floor(n / entries.length) % 2 ? 'WATCHED' : 'WANT_TO_WATCH',
+});
+
 /** Issue 20's throughput targets, as ratios to bare, per store: every deployment runs PostgreSQL. */
 const TARGETS = {
   graphql: { sqlite: 0.75, postgres: 0.6 },
@@ -112,10 +118,7 @@ export function benchCases({
       // gateway's write path and the store's commits, not a queue on one row's lock.
       name: 'tools/call setWatchStatus toggling (write), 2026-07-28',
       proc: sessions,
-      options: toolCalls(sessions.port, auth, '2026', 'setWatchStatus', (n) => ({
-        itemId: items[n % items.length],
-        status: Math.floor(n / items.length) % 2 ? 'WATCHED' : 'WANT_TO_WATCH',
-      })),
+      options: toolCalls(sessions.port, auth, '2026', 'setWatchStatus', toggling(items)),
       isResult: isToolResult,
       target: TARGETS.write[store],
       latency: true,
@@ -125,10 +128,7 @@ export function benchCases({
       // row's lock, so this measures the database's ceiling for one hot row (docs/benchmarks.md).
       name: 'tools/call setWatchStatus, one hot row (write), 2026-07-28',
       proc: sessions,
-      options: toolCalls(sessions.port, auth, '2026', 'setWatchStatus', (n) => ({
-        itemId: items[0],
-        status: n % 2 ? 'WATCHED' : 'WANT_TO_WATCH',
-      })),
+      options: toolCalls(sessions.port, auth, '2026', 'setWatchStatus', toggling(items.slice(0, 1))),
       isResult: isToolResult,
       latency: true,
     },
