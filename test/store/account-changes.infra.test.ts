@@ -1,8 +1,9 @@
 /**
- * The PostgreSQL account-change feed (src/store/account-changes.ts) when its connection is accepted but
- * never answered: a route that went dead, a pooler whose backend froze. Such a connection neither fails
- * nor closes, so without a deadline the feed would wait on it for good and stay not live (every signed-in
- * request asking the store) long after the database answers again.
+ * The PostgreSQL account-change feed's connection (src/store/account-changes.ts): one accepted but never
+ * answered (a route that went dead, a pooler whose backend froze) neither fails nor closes, so without a
+ * deadline the feed would wait on it for good and stay not live (every signed-in request asking the
+ * store) long after the database answers again; one that goes silent is probed by keep-alive within
+ * seconds; and the notices it hears are those of the schema the search path resolves to.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
