@@ -3,10 +3,19 @@
  * tools/call.
  */
 import type { Case } from './measure.js';
-import { isToolResult, toolCalls } from './requests.js';
+import { graphqlMix, isToolResult, toolCalls } from './requests.js';
 import type { Proc } from './start-process.js';
 
 const recommend = () => ({ mood: 'HORROR' });
+const RECOMMEND = JSON.stringify({
+  query:
+    'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
+  variables: { mood: 'HORROR' },
+});
+const SET_STATUS =
+  'mutation ($itemId: ID!, $status: WatchStatus!) { setWatchStatus(itemId: $itemId, status: $status) { id status } }';
+/** Reads sent for each write in the mixed case. */
+const MIXED_READS = 9;
 
 /** setWatchStatus arguments that visit the entries in turn, each visit flipping that entry's status. */
 const toggling = (entries: string[]) => (n: number) => ({
@@ -60,11 +69,7 @@ export function benchCases({
         url: `http://127.0.0.1:${sessions.port}/graphql`,
         method: 'POST',
         headers: { 'content-type': 'application/json', ...auth },
-        body: JSON.stringify({
-          query:
-            'query ($mood: Mood!) { recommendMoviesForMood(mood: $mood) { id title releaseYear genre rating runtime directors { name } } }',
-          variables: { mood: 'HORROR' },
-        }),
+        body: RECOMMEND,
       },
       isResult: (body) => body.includes('"recommendMoviesForMood":[{') && !body.includes('"errors"'),
       target: TARGETS.graphql[store],
@@ -121,6 +126,17 @@ export function benchCases({
       options: toolCalls(sessions.port, auth, '2026', 'setWatchStatus', toggling(items)),
       isResult: isToolResult,
       target: TARGETS.write[store],
+      latency: true,
+    },
+    {
+      // Readers and writers together: a watch-list write changes only its writer's rows, so the
+      // recommendations the readers share stay answered from the result cache between writes.
+      name: `GraphQL POST ${MIXED_READS} recommend reads, 1 watch-list write`,
+      proc: sessions,
+      options: graphqlMix(sessions.port, auth, RECOMMEND, MIXED_READS, (n) =>
+        JSON.stringify({ query: SET_STATUS, variables: toggling(items)(n) }),
+      ),
+      isResult: (body) => body.startsWith('{"data":{') && !body.includes('"errors"'),
       latency: true,
     },
     {

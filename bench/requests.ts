@@ -1,6 +1,6 @@
 /**
  * The requests the benchmark sends: signing in and the watch list over /graphql, MCP initialize and
- * tools/call.
+ * tools/call, and a mix of reads and writes over /graphql.
  */
 import type autocannon from 'autocannon';
 
@@ -111,3 +111,26 @@ export function toolCalls(
 }
 
 export const isToolResult = (body: string) => body.includes('"isError":false');
+
+/**
+ * /graphql POSTs in a fixed mix, per connection: `reads` copies of one read, then one write whose body
+ * may vary per request (a population of readers and writers on one replica).
+ */
+export function graphqlMix(
+  port: number,
+  headers: Record<string, string>,
+  read: string,
+  reads: number,
+  write: (n: number) => string,
+): autocannon.Options {
+  let writes = 0;
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [
+      ...Array.from({ length: reads }, () => ({ body: read })),
+      { setupRequest: (request) => ({ ...request, body: write(++writes) }) },
+    ],
+  };
+}

@@ -18,8 +18,13 @@
  * Every executed mutation clears it (the simplest invalidation that is always right), here and, through
  * `onInvalidate`, on the other replicas (src/shared-state/share-invalidations.ts); a result computed while a
  * write happened is not kept (a generation counter), so a read that raced a write cannot put stale data
- * back. Entries also expire after `ttlMs`, which bounds staleness where another replica's write cannot
- * reach this one. Bounded by the size of the results it holds, as JSON, and of their keys (lru-cache).
+ * back. The exception is a mutation made only of @ownRows fields (src/graphql/own-rows-writes.ts): it
+ * wrote only its caller's own rows, which no shared result shows, so it forgets only the caller's entries
+ * here, at once (its next read here shows the write), and the change feed's notice forgets them on every
+ * replica, as for a change made in SQL. A read of the caller's that raced it was keyed under the count
+ * the write moved on, so it cannot put stale data back either. Entries also expire after `ttlMs`, which
+ * bounds staleness where another replica's write cannot reach this one. Bounded by the size of the
+ * results it holds, as JSON, and of their keys (lru-cache).
  */
 import { getDirective } from '@graphql-tools/utils';
 import {
@@ -43,6 +48,7 @@ import { ACCOUNT_MAX_AGE_MS } from '../auth/account-check.js';
 import type { Identity } from '../auth/identity.js';
 import type { AccountChanges } from '../store/account-changes.js';
 import { authRuleOf, missingScopes } from './auth-directives.js';
+import { ownRowsWrites } from './own-rows-writes.js';
 
 /** The longest a caller's own result is served without a change notice (as a remembered account). */
 export const VIEWER_RESULT_MAX_AGE_MS = ACCOUNT_MAX_AGE_MS;
@@ -70,6 +76,8 @@ export interface ResultCache {
   /** Taken before executing: `set` keeps a result only if no write happened since. */
   generation(): number;
   set(key: string, result: ExecutionResult, generation: number): void;
+  /** A mutation was executed here: forget what it may have changed (everything, or its caller's entries). */
+  wrote(document: DocumentNode, operationName: string | null | undefined, viewer: Identity | null): void;
   /** A write happened (here, or on another replica when `announce` is false): forget everything. */
   invalidate(announce?: boolean): void;
   /** Told of every local invalidation (to pass it on to the other replicas). */
@@ -123,6 +131,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
   const documentIds = new WeakMap<DocumentNode, number>();
   let nextDocumentId = 0;
   const queryType = schema.getQueryType();
+  const writesOnlyOwnRows = ownRowsWrites(schema);
 
   function ruleOf(field: GraphQLField<unknown, unknown>): FieldRule {
     let rule = rules.get(field);
@@ -252,6 +261,12 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
     return `v${viewerEpoch}.${userId}.${viewerChanges.get(userId) ?? 0}`;
   }
 
+  function invalidate(announce = true) {
+    generation += 1;
+    entries.clear();
+    if (announce) for (const listener of listeners) listener();
+  }
+
   return {
     keyOf(document, operationName, variables, viewer) {
       const shareability = shareabilityOf(document, operationName);
@@ -284,11 +299,13 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
       const ttl = key.startsWith('v') ? Math.min(options.ttlMs, VIEWER_RESULT_MAX_AGE_MS) : undefined;
       entries.set(key, Object.freeze(result), ttl === undefined ? undefined : { ttl });
     },
-    invalidate(announce = true) {
-      generation += 1;
-      entries.clear();
-      if (announce) for (const listener of listeners) listener();
+    wrote(document, operationName, viewer) {
+      const userId = viewer?.userId;
+      if (userId !== null && userId !== undefined && writesOnlyOwnRows(document, operationName))
+        forgetViewer(userId);
+      else invalidate();
     },
+    invalidate,
     onInvalidate(listener) {
       listeners.push(listener);
     },

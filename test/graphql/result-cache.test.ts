@@ -1,7 +1,8 @@
 /**
  * The result cache of shared public reads (src/graphql/result-cache.ts), through the front door: a
  * public read is served from it (the /metrics hit counter says so) with the same answer, on /graphql and
- * through a tool; every write clears it, so the next read shows the change; nothing that depends on the
+ * through a tool; every write clears it, so the next read shows the change, but for a write of only the
+ * caller's own watch list, which leaves the shared answers alone; nothing that depends on the
  * caller (an @selfOrAdmin field, a personal argument, the watch list) is ever shared; RESULT_CACHE_MB=0
  * turns it off.
  */
@@ -62,6 +63,45 @@ describe.each(dialects)('the result cache (%s)', (dialect) => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a watch-list write keeps the shared results; one that also writes a review clears them', async () => {
+    // The watch-list writes are @ownRows: no shared answer shows them, so clearing everything on every
+    // replica at each one would only make every reader pay for one caller's list.
+    const { token } = await server.newUser();
+    const SHARED = '{ movie(id: "7") { title } }';
+    await server.graphql(SHARED);
+    const hits = async () => (await lookups(server)).hit;
+    const added = await server.graphql<{ addToWatchlist: { id: string } }>(
+      'mutation { addToWatchlist(subject: { movieId: "7" }) { id } }',
+      {},
+      token,
+    );
+    const itemId = added.body.data!.addToWatchlist.id;
+    const writes = [
+      ['setWatchStatus', 'mutation ($id: ID!) { setWatchStatus(itemId: $id, status: WATCHED) { id } }'],
+      [
+        'an aliased pair',
+        'mutation ($id: ID!) { a: setWatchStatus(itemId: $id, status: WANT_TO_WATCH) { id } ...F } fragment F on Mutation { b: setWatchStatus(itemId: $id, status: WATCHED) { id } }',
+      ],
+      ['removeFromWatchlist', 'mutation ($id: ID!) { removeFromWatchlist(itemId: $id) }'],
+    ] as const;
+    for (const [what, write] of writes) {
+      const written = await server.graphql(write, { id: itemId }, token);
+      expect(written.body.errors, what).toBeUndefined();
+      const before = await hits();
+      await server.graphql(SHARED);
+      expect(await hits(), what).toBe(before + 1);
+    }
+    const mixed = await server.graphql(
+      'mutation { addToWatchlist(subject: { movieId: "7" }) { id } createReview(input: { subject: { movieId: "7" }, score: 8 }) { id } }',
+      {},
+      token,
+    );
+    expect(mixed.body.errors).toBeUndefined();
+    const before = await lookups(server);
+    await server.graphql(SHARED);
+    expect(await lookups(server)).toEqual({ hit: before.hit, miss: before.miss + 1 });
   });
 
   it('never shares an @selfOrAdmin field: what an admin sees is not what anyone else is served', async () => {

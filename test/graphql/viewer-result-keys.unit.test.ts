@@ -88,6 +88,29 @@ describe('reads kept under the caller’s account', () => {
     expect([keyOf(cache), keyOf(cache, WATCHLIST, account(2))]).not.toContain(keys[1]);
   });
 
+  it('a write of only the writer’s own rows forgets its entries before any notice, and keeps everyone else’s', () => {
+    // PostgreSQL's notice comes after the commit: the writer's next read must not wait for it.
+    const { cache } = cacheWithFeed();
+    const SET = parse('mutation { setWatchStatus(itemId: "1", status: WATCHED) { id } }');
+    const SHARED = parse('{ movie(id: "1") { title } }');
+    const [mine, theirs, shared] = [
+      keyOf(cache)!,
+      keyOf(cache, WATCHLIST, account(2))!,
+      keyOf(cache, SHARED)!,
+    ];
+    for (const key of [mine, theirs, shared]) cache.set(key, { data: {} }, cache.generation());
+    const generation = cache.generation();
+    cache.wrote(SET, undefined, account(1));
+    expect(keyOf(cache)).not.toBe(mine);
+    expect(cache.get(keyOf(cache)!)).toBeUndefined();
+    expect([keyOf(cache, WATCHLIST, account(2)), keyOf(cache, SHARED)]).toEqual([theirs, shared]);
+    expect([cache.get(theirs), cache.get(shared)]).toEqual([{ data: {} }, { data: {} }]);
+    expect(cache.generation()).toBe(generation);
+    // Anything else, or a writer with no account of its own, forgets everything.
+    cache.wrote(SET, undefined, account(null));
+    expect(cache.get(shared)).toBeUndefined();
+  });
+
   it('a result computed while a write happened is not kept, for an account’s entries as for shared ones', () => {
     const { cache } = cacheWithFeed();
     const key = keyOf(cache)!;

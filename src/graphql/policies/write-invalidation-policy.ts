@@ -1,6 +1,8 @@
 /**
- * Every executed mutation clears the result cache, whatever its outcome: a deadline can fall after its
- * commit. A replayed one executed nothing, so it sits outside the replay step and clears nothing.
+ * Every executed mutation tells the result cache, whatever its outcome (a deadline can fall after its
+ * commit), which forgets what it may have changed: everything, or only the caller's own entries after a
+ * write of only its own rows (src/graphql/result-cache.ts). A replayed one executed nothing, so it sits
+ * outside the replay step and forgets nothing.
  */
 import type { ExecutionPolicy } from './execution-policy.js';
 
@@ -16,7 +18,7 @@ export const writeInvalidationPolicy: ExecutionPolicy = {
             try {
               return await next(call);
             } finally {
-              cache.invalidate();
+              cache.wrote(call.args.document, call.args.operationName, call.context.viewer);
             }
           },
 };

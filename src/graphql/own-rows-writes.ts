@@ -1,0 +1,122 @@
+/**
+ * Which mutations change only their caller's own rows: those made only of @ownRows root fields (the
+ * watch-list writes). The result cache needs to forget only that caller's kept answers after one,
+ * instead of everything on every replica (src/graphql/result-cache.ts).
+ *
+ * The directive is the schema author's word that the field writes rows the store's change feed reports
+ * (src/store/account-changes.ts) and nothing a @sharedResult field shows. The part of that word the
+ * schema can check is checked when the cache is built: an @ownRows field is a Mutation field, and its
+ * type cannot be reached from any @sharedResult field, so no shared answer can hold what it writes. An
+ * aggregate computed from those rows (a count on Movie, say) cannot be seen from the types, so such a
+ * field must not be added while a field writing its rows carries @ownRows.
+ *
+ * Linear in the document: each root selection and each fragment is looked at once, and the answer is
+ * kept per document and operation name.
+ */
+import { getDirective } from '@graphql-tools/utils';
+import {
+  getNamedType,
+  getOperationAST,
+  isCompositeType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+
+/** Whether a document's operation is a mutation made only of @ownRows fields. */
+export type OwnRowsWrites = (document: DocumentNode, operationName: string | null | undefined) => boolean;
+
+const hasOwnRows = (schema: GraphQLSchema, field: Parameters<typeof getDirective>[1]) =>
+  getDirective(schema, field, 'ownRows') !== undefined;
+
+/**
+ * The object, interface and union types a field's value can hold, its own included, through every field
+ * and possible type. Scalars and enums carry no rows of their own (a Boolean answer is everywhere), so
+ * they are not counted.
+ */
+function reachableFrom(schema: GraphQLSchema, start: GraphQLNamedType, seen: Set<GraphQLNamedType>) {
+  const pending = [start];
+  while (pending.length > 0) {
+    const type = pending.pop()!;
+    if (seen.has(type) || !isCompositeType(type)) continue;
+    seen.add(type);
+    if (isUnionType(type)) pending.push(...type.getTypes());
+    if (isInterfaceType(type)) pending.push(...schema.getPossibleTypes(type));
+    if (isObjectType(type) || isInterfaceType(type))
+      for (const field of Object.values(type.getFields())) pending.push(getNamedType(field.type));
+  }
+  return seen;
+}
+
+/** The schema's @ownRows fields that break the directive's checkable rules, as readable lines. */
+function misplacedOwnRows(schema: GraphQLSchema): string[] {
+  const mutationType = schema.getMutationType();
+  const shared = new Set<GraphQLNamedType>();
+  const problems: string[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) && !isInterfaceType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (getDirective(schema, field, 'sharedResult') !== undefined)
+        reachableFrom(schema, getNamedType(field.type), shared);
+      if (hasOwnRows(schema, field) && type !== mutationType)
+        problems.push(`${type.name}.${field.name}: @ownRows belongs on Mutation fields only`);
+    }
+  }
+  for (const field of Object.values(mutationType?.getFields() ?? {})) {
+    const type = getNamedType(field.type);
+    if (hasOwnRows(schema, field) && shared.has(type))
+      problems.push(
+        `Mutation.${field.name}: @ownRows, but its type ${type.name} can be reached from a @sharedResult field`,
+      );
+  }
+  return problems;
+}
+
+export function ownRowsWrites(schema: GraphQLSchema): OwnRowsWrites {
+  const problems = misplacedOwnRows(schema);
+  if (problems.length > 0) throw new Error(`The schema misuses @ownRows:\n  ${problems.join('\n  ')}`);
+  const mutationFields = schema.getMutationType()?.getFields() ?? {};
+  const analysed = new WeakMap<DocumentNode, Map<string, boolean>>();
+
+  function analyse(document: DocumentNode, operationName: string | null | undefined): boolean {
+    const operation = getOperationAST(document, operationName);
+    if (operation?.operation !== 'mutation') return false;
+    const fragments = new Map(
+      document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((d) => [d.name.value, d]),
+    );
+    const visited = new Set<string>();
+    // Only the root selections: what a field selects below its own value writes nothing.
+    const onlyOwnRows = (selectionSet: SelectionSetNode): boolean =>
+      selectionSet.selections.every((selection) => {
+        if (selection.kind === Kind.FIELD) {
+          const name = selection.name.value;
+          const field = mutationFields[name];
+          return name === '__typename' || (field !== undefined && hasOwnRows(schema, field));
+        }
+        if (selection.kind === Kind.INLINE_FRAGMENT) return onlyOwnRows(selection.selectionSet);
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment) return false;
+        if (visited.has(fragment.name.value)) return true;
+        visited.add(fragment.name.value);
+        return onlyOwnRows(fragment.selectionSet);
+      });
+    return onlyOwnRows(operation.selectionSet);
+  }
+
+  return (document, operationName) => {
+    let byName = analysed.get(document);
+    if (!byName) analysed.set(document, (byName = new Map()));
+    const name = operationName ?? '';
+    let answer = byName.get(name);
+    if (answer === undefined) byName.set(name, (answer = analyse(document, operationName)));
+    return answer;
+  };
+}

@@ -1,0 +1,58 @@
+import { buildSchema as buildSdl, parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ownRowsWrites } from '../../src/graphql/own-rows-writes.js';
+import { buildSchema } from '../../src/graphql/schema.js';
+
+const writesOnlyOwnRows = ownRowsWrites(buildSchema());
+const check = (document: string, operationName?: string) => writesOnlyOwnRows(parse(document), operationName);
+
+describe('which mutations write only their caller’s own rows (@ownRows)', () => {
+  it('the watch-list writes do, however the document is spelt', () => {
+    expect(check('mutation { setWatchStatus(itemId: "1", status: WATCHED) { id } }')).toBe(true);
+    expect(check('mutation { removeFromWatchlist(itemId: "1") }')).toBe(true);
+    expect(
+      check(
+        'mutation { __typename a: addToWatchlist(subject: { movieId: "1" }) { id content { title } } ... on Mutation { ...F } } fragment F on Mutation { removeFromWatchlist(itemId: "2") ...F }',
+      ),
+    ).toBe(true);
+  });
+
+  it('anything else does not: another mutation beside them, a query, an operation not chosen', () => {
+    expect(
+      check(
+        'mutation { setWatchStatus(itemId: "1", status: WATCHED) { id } createReview(input: { subject: { movieId: "1" }, score: 5 }) { id } }',
+      ),
+    ).toBe(false);
+    expect(
+      check(
+        'mutation { ...F } fragment F on Mutation { deleteMovie(id: "1") removeFromWatchlist(itemId: "1") }',
+      ),
+    ).toBe(false);
+    expect(check('mutation { login(input: { username: "a", password: "b" }) { token } }')).toBe(false);
+    expect(check('{ watchlist { id } }')).toBe(false);
+    const two = 'mutation A { removeFromWatchlist(itemId: "1") } mutation B { deleteReview(id: "1") }';
+    expect(check(two, 'A')).toBe(true);
+    expect(check(two, 'B')).toBe(false);
+    expect(check(two)).toBe(false);
+    expect(check('mutation { ...Missing }')).toBe(false);
+  });
+
+  it('refuses a schema that puts @ownRows where a shared answer could show what it writes', () => {
+    const schema = (extra: string) =>
+      buildSdl(`
+        directive @ownRows on FIELD_DEFINITION
+        directive @sharedResult(unlessTrue: String) on FIELD_DEFINITION
+        type Item { id: ID! }
+        type Movie { id: ID! ${extra} }
+        type Query { movie: Movie @sharedResult note: String @ownRows }
+        type Mutation { addItem: Item! @ownRows removeItem: Boolean! @ownRows }
+      `);
+    expect(() => ownRowsWrites(schema('items: [Item!]!'))).toThrow(
+      'The schema misuses @ownRows:\n  Query.note: @ownRows belongs on Mutation fields only\n  Mutation.addItem: @ownRows, but its type Item can be reached from a @sharedResult field',
+    );
+    // A scalar answer (removeItem's Boolean) holds no rows, wherever else Booleans appear.
+    expect(() => ownRowsWrites(schema('seen: Boolean'))).toThrow(
+      'The schema misuses @ownRows:\n  Query.note: @ownRows belongs on Mutation fields only',
+    );
+  });
+});
