@@ -300,10 +300,11 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
       entries.set(key, Object.freeze(result), ttl === undefined ? undefined : { ttl });
     },
     wrote(document, operationName, viewer) {
+      if (!writesOnlyOwnRows(document, operationName)) return invalidate();
+      // A caller without an account id has no entries kept (keyOf), and no own rows a shared answer shows:
+      // nothing to forget, so an anonymous `mutation { __typename }` clears no replica's cache.
       const userId = viewer?.userId;
-      if (userId !== null && userId !== undefined && writesOnlyOwnRows(document, operationName))
-        forgetViewer(userId);
-      else invalidate();
+      if (userId !== null && userId !== undefined) forgetViewer(userId);
     },
     invalidate,
     onInvalidate(listener) {

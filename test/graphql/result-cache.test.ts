@@ -65,7 +65,7 @@ describe.each(dialects)('the result cache (%s)', (dialect) => {
     }
   });
 
-  it('a watch-list write keeps the shared results; one that also writes a review clears them', async () => {
+  it('a watch-list write, or an anonymous one, keeps the shared results; one that also writes a review clears them', async () => {
     // The watch-list writes are @ownRows: no shared answer shows them, so clearing everything on every
     // replica at each one would only make every reader pay for one caller's list.
     const { token } = await server.newUser();
@@ -92,6 +92,14 @@ describe.each(dialects)('the result cache (%s)', (dialect) => {
       const before = await hits();
       await server.graphql(SHARED);
       expect(await hits(), what).toBe(before + 1);
+    }
+    // Nor can anyone clear it with a mutation that writes nothing: refused, or only __typename.
+    for (const [what, write] of [writes[0], ['__typename', 'mutation { __typename }']] as const) {
+      const written = await server.graphql(write, { id: itemId });
+      expect(written.status, what).toBe(200);
+      const before = await hits();
+      await server.graphql(SHARED);
+      expect(await hits(), `anonymous ${what}`).toBe(before + 1);
     }
     const mixed = await server.graphql(
       'mutation { addToWatchlist(subject: { movieId: "7" }) { id } createReview(input: { subject: { movieId: "7" }, score: 8 }) { id } }',

@@ -106,9 +106,12 @@ describe('reads kept under the caller’s account', () => {
     expect([keyOf(cache, WATCHLIST, account(2)), keyOf(cache, SHARED)]).toEqual([theirs, shared]);
     expect([cache.get(theirs), cache.get(shared)]).toEqual([{ data: {} }, { data: {} }]);
     expect(cache.generation()).toBe(generation);
-    // Anything else, or a writer with no account of its own, forgets everything.
+    // A writer with no account id has nothing kept to forget; any other mutation forgets everything.
     cache.wrote(SET, undefined, account(null));
-    expect(cache.get(shared)).toBeUndefined();
+    cache.wrote(SET, undefined, null);
+    expect([cache.get(theirs), cache.get(shared)]).toEqual([{ data: {} }, { data: {} }]);
+    cache.wrote(parse('mutation { deleteReview(id: "1") }'), undefined, account(1));
+    expect([cache.get(theirs), cache.get(shared)]).toEqual([undefined, undefined]);
   });
 
   it('a result computed while a write happened is not kept, for an account’s entries as for shared ones', () => {
