@@ -27,6 +27,7 @@ import {
 import type { Identity } from '../auth/identity.js';
 import { isAppError } from '../errors.js';
 import { assertAllowed, authRuleOf, type AuthRule } from './auth-directives.js';
+import { perOperation } from './per-operation.js';
 
 /** The type register and login answer with: it holds the new bearer token. */
 const TOKEN_TYPE = 'AuthResponse';
@@ -59,7 +60,6 @@ const NO_ACCESS: Access = { uses: [], issuesTokens: false };
 export function createOperationAccess(schema: GraphQLSchema): OperationAccess {
   const tokenType = schema.getType(TOKEN_TYPE);
   const rules = new Map<GraphQLField<unknown, unknown>, AuthRule | null>();
-  const analysed = new WeakMap<DocumentNode, Map<string, Access>>();
 
   function ruleOf(field: GraphQLField<unknown, unknown>): AuthRule | null {
     let rule = rules.get(field);
@@ -120,14 +120,7 @@ export function createOperationAccess(schema: GraphQLSchema): OperationAccess {
     return { uses: [...uses.values()], issuesTokens };
   }
 
-  function accessOf(document: DocumentNode, operationName: string | null | undefined): Access {
-    let byName = analysed.get(document);
-    if (!byName) analysed.set(document, (byName = new Map()));
-    const name = operationName ?? '';
-    let access = byName.get(name);
-    if (!access) byName.set(name, (access = analyse(document, operationName)));
-    return access;
-  }
+  const accessOf = perOperation(analyse);
 
   return {
     refusalFor(document, operationName, viewer) {

@@ -28,6 +28,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import { perOperation } from './per-operation.js';
 
 /** Whether a document's operation is a mutation made only of @ownRows fields. */
 export type OwnRowsWrites = (document: DocumentNode, operationName: string | null | undefined) => boolean;
@@ -82,9 +83,10 @@ export function ownRowsWrites(schema: GraphQLSchema): OwnRowsWrites {
   const problems = misplacedOwnRows(schema);
   if (problems.length > 0) throw new Error(`The schema misuses @ownRows:\n  ${problems.join('\n  ')}`);
   const mutationFields = schema.getMutationType()?.getFields() ?? {};
-  const analysed = new WeakMap<DocumentNode, Map<string, boolean>>();
-
-  function analyse(document: DocumentNode, operationName: string | null | undefined): boolean {
+  return perOperation(function analyse(
+    document: DocumentNode,
+    operationName: string | null | undefined,
+  ): boolean {
     const operation = getOperationAST(document, operationName);
     if (operation?.operation !== 'mutation') return false;
     const fragments = new Map(
@@ -109,14 +111,5 @@ export function ownRowsWrites(schema: GraphQLSchema): OwnRowsWrites {
         return onlyOwnRows(fragment.selectionSet);
       });
     return onlyOwnRows(operation.selectionSet);
-  }
-
-  return (document, operationName) => {
-    let byName = analysed.get(document);
-    if (!byName) analysed.set(document, (byName = new Map()));
-    const name = operationName ?? '';
-    let answer = byName.get(name);
-    if (answer === undefined) byName.set(name, (answer = analyse(document, operationName)));
-    return answer;
-  };
+  });
 }

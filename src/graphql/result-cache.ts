@@ -49,6 +49,7 @@ import type { Identity } from '../auth/identity.js';
 import type { AccountChanges } from '../store/account-changes.js';
 import { authRuleOf, missingScopes } from './auth-directives.js';
 import { ownRowsWrites } from './own-rows-writes.js';
+import { perOperation } from './per-operation.js';
 
 /** The longest a caller's own result is served without a change notice (as a remembered account). */
 export const VIEWER_RESULT_MAX_AGE_MS = ACCOUNT_MAX_AGE_MS;
@@ -127,7 +128,6 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
   const listeners: (() => void)[] = [];
   let generation = 0;
   const rules = new Map<GraphQLField<unknown, unknown>, FieldRule>();
-  const analysed = new WeakMap<DocumentNode, Map<string, Shareability | null>>();
   const documentIds = new WeakMap<DocumentNode, number>();
   let nextDocumentId = 0;
   const queryType = schema.getQueryType();
@@ -214,13 +214,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
     return { perViewer, scopes: [...scopes], personal, variables };
   }
 
-  function shareabilityOf(document: DocumentNode, operationName: string | null | undefined) {
-    let byName = analysed.get(document);
-    if (!byName) analysed.set(document, (byName = new Map()));
-    const name = operationName ?? '';
-    if (!byName.has(name)) byName.set(name, analyse(document, operationName));
-    return byName.get(name)!;
-  }
+  const shareabilityOf = perOperation(analyse);
 
   /** Whether a personal argument is true in this request (a literal, a variable, or a default). */
   function isTrue(
