@@ -26,6 +26,7 @@ import {
   type VariableDefinitionNode,
   type VariableNode,
 } from 'graphql';
+import { fragmentsOf } from './fragments-of.js';
 
 /** Returns the refusal for these variables, or undefined when every @oneOf key gets a value. */
 export type OneOfVariablesCheck = (
@@ -43,10 +44,7 @@ interface Usage {
 
 /** The fragments an operation reaches, each once. */
 function reachedFragments(document: DocumentNode, root: ASTNode): FragmentDefinitionNode[] {
-  const byName = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) byName.set(definition.name.value, definition);
-  }
+  const byName = fragmentsOf(document);
   const reached = new Map<string, FragmentDefinitionNode>();
   const pending: ASTNode[] = [root];
   for (let node = pending.pop(); node; node = pending.pop()) {

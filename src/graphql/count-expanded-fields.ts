@@ -6,13 +6,8 @@
  * or an unknown fragment counts nothing (validation refuses both); sums saturate, so a doubling chain
  * reports a large finite figure.
  */
-import {
-  Kind,
-  getOperationAST,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
+import { Kind, getOperationAST, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { fragmentsOf } from './fragments-of.js';
 
 /** Far above any bound, far below where doubles stop counting exactly. */
 const CEILING = 1e15;
@@ -23,10 +18,7 @@ const saturate = (n: number) => (n > CEILING ? CEILING : n);
 export function countExpandedFields(document: DocumentNode, operationName?: string | null): number {
   const operation = getOperationAST(document, operationName);
   if (!operation) return 0;
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+  const fragments = fragmentsOf(document);
   const counted = new Map<string, number | 'pending'>();
 
   function countFragment(name: string): number {

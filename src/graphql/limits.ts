@@ -38,6 +38,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { fragmentsOf } from './fragments-of.js';
 
 /**
  * Bounds on a document's size checked before graphql-js validates it, because some of its standard rules
@@ -156,10 +157,7 @@ export function measureOperations(
   document: DocumentNode,
   limits: Pick<OperationLimits, 'maxFieldAliases'>,
 ): OperationMeasure[] {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+  const fragments = fragmentsOf(document);
   const measured = new Map<string, SetMeasure | 'pending'>();
 
   /** Adds one response name for a field; remembers the first field asked under too many names. */

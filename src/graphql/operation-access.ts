@@ -17,13 +17,13 @@ import {
   isObjectType,
   Kind,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import { fragmentsOf } from './fragments-of.js';
 import type { Identity } from '../auth/identity.js';
 import { isAppError } from '../errors.js';
 import { assertAllowed, authRuleOf, type AuthRule } from './auth-directives.js';
@@ -71,10 +71,7 @@ export function createOperationAccess(schema: GraphQLSchema): OperationAccess {
     const operation = getOperationAST(document, operationName);
     const rootType = operation && schema.getRootType(operation.operation);
     if (!operation || !rootType) return NO_ACCESS;
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of document.definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-    }
+    const fragments = fragmentsOf(document);
     const uses = new Map<GraphQLField<unknown, unknown>, FieldUse>();
     const visited = new Set<string>();
     let issuesTokens = false;

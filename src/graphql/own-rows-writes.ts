@@ -23,11 +23,11 @@ import {
   isUnionType,
   Kind,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import { fragmentsOf } from './fragments-of.js';
 import { perOperation } from './per-operation.js';
 
 /** Whether a document's operation is a mutation made only of @ownRows fields. */
@@ -89,11 +89,7 @@ export function ownRowsWrites(schema: GraphQLSchema): OwnRowsWrites {
   ): boolean {
     const operation = getOperationAST(document, operationName);
     if (operation?.operation !== 'mutation') return false;
-    const fragments = new Map(
-      document.definitions
-        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-        .map((d) => [d.name.value, d]),
-    );
+    const fragments = fragmentsOf(document);
     const visited = new Set<string>();
     // Only the root selections: what a field selects below its own value writes nothing.
     const onlyOwnRows = (selectionSet: SelectionSetNode): boolean =>

@@ -35,7 +35,6 @@ import {
   Kind,
   type DocumentNode,
   type ExecutionResult,
-  type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
@@ -43,6 +42,7 @@ import {
   type ValueNode,
   type VariableDefinitionNode,
 } from 'graphql';
+import { fragmentsOf } from './fragments-of.js';
 import { LRUCache } from 'lru-cache';
 import { ACCOUNT_MAX_AGE_MS } from '../auth/account-check.js';
 import type { Identity } from '../auth/identity.js';
@@ -154,11 +154,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
   function analyse(document: DocumentNode, operationName: string | null | undefined): Shareability | null {
     const operation = getOperationAST(document, operationName);
     if (!operation || operation.operation !== 'query' || !queryType) return null;
-    const fragments = new Map(
-      document.definitions
-        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-        .map((d) => [d.name.value, d]),
-    );
+    const fragments = fragmentsOf(document);
     const scopes = new Set<string>();
     const personal: PersonalArgument[] = [];
     const visited = new Set<string>();

@@ -11,13 +11,13 @@ import {
   Kind,
   type DocumentNode,
   type FieldNode,
-  type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type OperationDefinitionNode,
   isObjectType,
 } from 'graphql';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Executor } from '../graphql/executor.js';
+import { fragmentsOf } from '../graphql/fragments-of.js';
 import type { RoleName } from '../store/tables.js';
 import { createArgumentValidatorCompiler, type ArgumentValidator } from './argument-validator.js';
 import { deriveInputSchema } from './input-schema.js';
@@ -154,11 +154,7 @@ export function loadOperations(executor: Executor, dir: string): CuratedOperatio
     const toolName = toolNameOf(operationName);
     const toolSettings = settings[toolName] ?? defaultToolSettings();
     const rootType = schema.getRootType(operation.operation) as GraphQLCompositeType;
-    const fragments = new Map(
-      document.definitions
-        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-        .map((d) => [d.name.value, d]),
-    );
+    const fragments = fragmentsOf(document);
     const rootFieldDefinition = isObjectType(rootType)
       ? rootType.getFields()[rootField.name.value]
       : undefined;
