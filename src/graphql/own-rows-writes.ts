@@ -1,14 +1,15 @@
 /**
  * Which mutations change only their caller's own rows: those made only of @ownRows root fields (the
- * watch-list writes). The result cache needs to forget only that caller's kept answers after one,
- * instead of everything on every replica (src/graphql/result-cache.ts).
+ * watch-list writes) and @writesNoRows ones (signing in). The result cache needs to forget only that
+ * caller's kept answers after one, instead of everything on every replica (src/graphql/result-cache.ts).
  *
- * The directive is the schema author's word that the field writes rows the store's change feed reports
- * (src/store/account-changes.ts) and nothing a @sharedResult field shows. The part of that word the
- * schema can check is checked when the cache is built: an @ownRows field is a Mutation field, and its
- * type cannot be reached from any @sharedResult field, so no shared answer can hold what it writes. An
- * aggregate computed from those rows (a count on Movie, say) cannot be seen from the types, so such a
- * field must not be added while a field writing its rows carries @ownRows.
+ * Each directive is the schema author's word: an @ownRows field writes rows the store's change feed
+ * reports (src/store/account-changes.ts) and nothing a @sharedResult field shows; a @writesNoRows field
+ * writes no row at all. The part of that word the schema can check is checked when the cache is built:
+ * both sit on Mutation fields only, and an @ownRows field's type cannot be reached from any @sharedResult
+ * field, so no shared answer can hold what it writes. An aggregate computed from those rows (a count on
+ * Movie, say) cannot be seen from the types, so such a field must not be added while a field writing its
+ * rows carries @ownRows.
  *
  * Linear in the document: each root selection and each fragment is looked at once, and the answer is
  * kept per document and operation name.
@@ -30,11 +31,14 @@ import {
 import { fragmentsOf } from './fragments-of.js';
 import { perOperation } from './per-operation.js';
 
-/** Whether a document's operation is a mutation made only of @ownRows fields. */
+/** Whether a document's operation is a mutation made only of @ownRows and @writesNoRows fields. */
 export type OwnRowsWrites = (document: DocumentNode, operationName: string | null | undefined) => boolean;
 
-const hasOwnRows = (schema: GraphQLSchema, field: Parameters<typeof getDirective>[1]) =>
-  getDirective(schema, field, 'ownRows') !== undefined;
+/** The directives by which a mutation field keeps the shared answers. */
+const WRITE_DIRECTIVES = ['ownRows', 'writesNoRows'] as const;
+
+const carries = (schema: GraphQLSchema, field: Parameters<typeof getDirective>[1], directive: string) =>
+  getDirective(schema, field, directive) !== undefined;
 
 /**
  * The object, interface and union types a field's value can hold, its own included, through every field
@@ -55,8 +59,8 @@ function reachableFrom(schema: GraphQLSchema, start: GraphQLNamedType, seen: Set
   return seen;
 }
 
-/** The schema's @ownRows fields that break the directive's checkable rules, as readable lines. */
-function misplacedOwnRows(schema: GraphQLSchema): string[] {
+/** The schema's @ownRows and @writesNoRows fields that break their checkable rules, as readable lines. */
+function misplacedWriteDirectives(schema: GraphQLSchema): string[] {
   const mutationType = schema.getMutationType();
   const shared = new Set<GraphQLNamedType>();
   const problems: string[] = [];
@@ -65,13 +69,15 @@ function misplacedOwnRows(schema: GraphQLSchema): string[] {
     for (const field of Object.values(type.getFields())) {
       if (getDirective(schema, field, 'sharedResult') !== undefined)
         reachableFrom(schema, getNamedType(field.type), shared);
-      if (hasOwnRows(schema, field) && type !== mutationType)
-        problems.push(`${type.name}.${field.name}: @ownRows belongs on Mutation fields only`);
+      if (type === mutationType) continue;
+      for (const directive of WRITE_DIRECTIVES)
+        if (carries(schema, field, directive))
+          problems.push(`${type.name}.${field.name}: @${directive} belongs on Mutation fields only`);
     }
   }
   for (const field of Object.values(mutationType?.getFields() ?? {})) {
     const type = getNamedType(field.type);
-    if (hasOwnRows(schema, field) && shared.has(type))
+    if (carries(schema, field, 'ownRows') && shared.has(type))
       problems.push(
         `Mutation.${field.name}: @ownRows, but its type ${type.name} can be reached from a @sharedResult field`,
       );
@@ -80,8 +86,9 @@ function misplacedOwnRows(schema: GraphQLSchema): string[] {
 }
 
 export function ownRowsWrites(schema: GraphQLSchema): OwnRowsWrites {
-  const problems = misplacedOwnRows(schema);
-  if (problems.length > 0) throw new Error(`The schema misuses @ownRows:\n  ${problems.join('\n  ')}`);
+  const problems = misplacedWriteDirectives(schema);
+  if (problems.length > 0)
+    throw new Error(`The schema misuses its write directives:\n  ${problems.join('\n  ')}`);
   const mutationFields = schema.getMutationType()?.getFields() ?? {};
   return perOperation(function analyse(
     document: DocumentNode,
@@ -97,7 +104,10 @@ export function ownRowsWrites(schema: GraphQLSchema): OwnRowsWrites {
         if (selection.kind === Kind.FIELD) {
           const name = selection.name.value;
           const field = mutationFields[name];
-          return name === '__typename' || (field !== undefined && hasOwnRows(schema, field));
+          return (
+            name === '__typename' ||
+            (field !== undefined && WRITE_DIRECTIVES.some((directive) => carries(schema, field, directive)))
+          );
         }
         if (selection.kind === Kind.INLINE_FRAGMENT) return onlyOwnRows(selection.selectionSet);
         const fragment = fragments.get(selection.name.value);

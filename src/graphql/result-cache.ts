@@ -18,8 +18,9 @@
  * Every executed mutation clears it (the simplest invalidation that is always right), here and, through
  * `onInvalidate`, on the other replicas (src/shared-state/share-invalidations.ts); a result computed while a
  * write happened is not kept (a generation counter), so a read that raced a write cannot put stale data
- * back. The exception is a mutation made only of @ownRows fields (src/graphql/own-rows-writes.ts): it
- * wrote only its caller's own rows, which no shared result shows, so it forgets only the caller's entries
+ * back. The exception is a mutation made only of @ownRows fields and @writesNoRows ones (signing in;
+ * src/graphql/own-rows-writes.ts): it wrote only its caller's own rows, if any, which no shared result
+ * shows, so it forgets only the caller's entries
  * here, at once (its next read here shows the write), and the change feed's notice forgets them on every
  * replica, as for a change made in SQL. A read of the caller's that raced it was keyed under the count
  * the write moved on, so it cannot put stale data back either. Entries also expire after `ttlMs`, which

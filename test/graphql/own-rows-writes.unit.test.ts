@@ -6,7 +6,7 @@ import { buildSchema } from '../../src/graphql/schema.js';
 const writesOnlyOwnRows = ownRowsWrites(buildSchema());
 const check = (document: string, operationName?: string) => writesOnlyOwnRows(parse(document), operationName);
 
-describe('which mutations write only their caller’s own rows (@ownRows)', () => {
+describe('which mutations write only their caller’s own rows (@ownRows, @writesNoRows)', () => {
   it('the watch-list writes do, however the document is spelt', () => {
     expect(check('mutation { setWatchStatus(itemId: "1", status: WATCHED) { id } }')).toBe(true);
     expect(check('mutation { removeFromWatchlist(itemId: "1") }')).toBe(true);
@@ -15,6 +15,18 @@ describe('which mutations write only their caller’s own rows (@ownRows)', () =
         'mutation { __typename a: addToWatchlist(subject: { movieId: "1" }) { id content { title } } ... on Mutation { ...F } } fragment F on Mutation { removeFromWatchlist(itemId: "2") ...F }',
       ),
     ).toBe(true);
+  });
+
+  it('signing in writes no rows, alone or beside a watch-list write; registering does', () => {
+    const login = 'login(input: { username: "a", password: "b" }) { token }';
+    expect(check(`mutation { ${login} }`)).toBe(true);
+    expect(check(`mutation { ${login} removeFromWatchlist(itemId: "1") }`)).toBe(true);
+    expect(check(`mutation { ${login} deleteReview(id: "1") }`)).toBe(false);
+    expect(
+      check(
+        'mutation { register(input: { username: "a", email: "a@b.c", password: "12345678" }) { token } }',
+      ),
+    ).toBe(false);
   });
 
   it('anything else does not: another mutation beside them, a query, an operation not chosen', () => {
@@ -28,7 +40,6 @@ describe('which mutations write only their caller’s own rows (@ownRows)', () =
         'mutation { ...F } fragment F on Mutation { deleteMovie(id: "1") removeFromWatchlist(itemId: "1") }',
       ),
     ).toBe(false);
-    expect(check('mutation { login(input: { username: "a", password: "b" }) { token } }')).toBe(false);
     expect(check('{ watchlist { id } }')).toBe(false);
     const two = 'mutation A { removeFromWatchlist(itemId: "1") } mutation B { deleteReview(id: "1") }';
     expect(check(two, 'A')).toBe(true);
@@ -41,18 +52,20 @@ describe('which mutations write only their caller’s own rows (@ownRows)', () =
     const schema = (extra: string) =>
       buildSdl(`
         directive @ownRows on FIELD_DEFINITION
+        directive @writesNoRows on FIELD_DEFINITION
         directive @sharedResult(unlessTrue: String) on FIELD_DEFINITION
         type Item { id: ID! }
         type Movie { id: ID! ${extra} }
-        type Query { movie: Movie @sharedResult note: String @ownRows }
-        type Mutation { addItem: Item! @ownRows removeItem: Boolean! @ownRows }
+        type Query { movie: Movie @sharedResult note: String @ownRows other: Movie @writesNoRows }
+        type Mutation { addItem: Item! @ownRows removeItem: Boolean! @ownRows signIn: Movie @writesNoRows }
       `);
     expect(() => ownRowsWrites(schema('items: [Item!]!'))).toThrow(
-      'The schema misuses @ownRows:\n  Query.note: @ownRows belongs on Mutation fields only\n  Mutation.addItem: @ownRows, but its type Item can be reached from a @sharedResult field',
+      'The schema misuses its write directives:\n  Query.note: @ownRows belongs on Mutation fields only\n  Query.other: @writesNoRows belongs on Mutation fields only\n  Mutation.addItem: @ownRows, but its type Item can be reached from a @sharedResult field',
     );
-    // A scalar answer (removeItem's Boolean) holds no rows, wherever else Booleans appear.
+    // A scalar answer (removeItem's Boolean) holds no rows, wherever else Booleans appear; a field that
+    // writes no rows may answer with anything (signIn's Movie).
     expect(() => ownRowsWrites(schema('seen: Boolean'))).toThrow(
-      'The schema misuses @ownRows:\n  Query.note: @ownRows belongs on Mutation fields only',
+      'The schema misuses its write directives:\n  Query.note: @ownRows belongs on Mutation fields only\n  Query.other: @writesNoRows belongs on Mutation fields only',
     );
   });
 });

@@ -2,7 +2,7 @@
  * The result cache of shared public reads (src/graphql/result-cache.ts), through the front door: a
  * public read is served from it (the /metrics hit counter says so) with the same answer, on /graphql and
  * through a tool; every write clears it, so the next read shows the change, but for a write of only the
- * caller's own watch list, which leaves the shared answers alone; nothing that depends on the
+ * caller's own watch list, or signing in, which leave the shared answers alone; nothing that depends on the
  * caller (an @selfOrAdmin field, a personal argument, the watch list) is ever shared; RESULT_CACHE_MB=0
  * turns it off.
  */
@@ -65,10 +65,10 @@ describe.each(dialects)('the result cache (%s)', (dialect) => {
     }
   });
 
-  it('a watch-list write, or an anonymous one, keeps the shared results; one that also writes a review clears them', async () => {
+  it('a watch-list write, an anonymous one or signing in keeps the shared results; one that also writes a review clears them', async () => {
     // The watch-list writes are @ownRows: no shared answer shows them, so clearing everything on every
     // replica at each one would only make every reader pay for one caller's list.
-    const { token } = await server.newUser();
+    const { token, username } = await server.newUser();
     const SHARED = '{ movie(id: "7") { title } }';
     await server.graphql(SHARED);
     const hits = async () => (await lookups(server)).hit;
@@ -93,10 +93,22 @@ describe.each(dialects)('the result cache (%s)', (dialect) => {
       await server.graphql(SHARED);
       expect(await hits(), what).toBe(before + 1);
     }
-    // Nor can anyone clear it with a mutation that writes nothing: refused, or only __typename.
-    for (const [what, write] of [writes[0], ['__typename', 'mutation { __typename }']] as const) {
-      const written = await server.graphql(write, { id: itemId });
+    // Nor can anyone clear it with a mutation that writes nothing: refused, only __typename, or signing
+    // in (@writesNoRows), whether the password is right or wrong.
+    const login = (password: string) => ({
+      document: 'mutation ($input: LoginInput!) { login(input: $input) { token } }',
+      variables: { input: { username, password } },
+    });
+    const quiet = [
+      ['a refused setWatchStatus', { document: writes[0][1], variables: { id: itemId } }, true],
+      ['__typename', { document: 'mutation { __typename }', variables: {} }, false],
+      ['a login', login('secret123'), false],
+      ['a failed login', login('wrong password'), true],
+    ] as const;
+    for (const [what, { document, variables }, refused] of quiet) {
+      const written = await server.graphql(document, variables);
       expect(written.status, what).toBe(200);
+      expect(written.body.errors !== undefined, what).toBe(refused);
       const before = await hits();
       await server.graphql(SHARED);
       expect(await hits(), `anonymous ${what}`).toBe(before + 1);
