@@ -49,6 +49,11 @@ export function badRequest(message: string, field?: string): AppError {
   return new AppError('BAD_REQUEST', message, field === undefined ? {} : { field });
 }
 
+/** What the caller asks to add is there already (`constraint: unique`): nothing was written, and nothing need be. */
+export function alreadyThere(message: string, field: string): AppError {
+  return new AppError('BAD_REQUEST', message, { field, constraint: 'unique' });
+}
+
 export function unauthorized(action: string): AppError {
   return new AppError('UNAUTHORIZED', `Sign in to use ${action}`);
 }

@@ -166,7 +166,10 @@ export async function confirmCall(
   // What it would act on cannot be shown (not found, not valid, a deadline…): that answer, not the act.
   // Without the scope to read it (a token holding only the write scope), the question names the arguments.
   if (errors.length > 0 && !errors.every((e) => e.extensions?.classification === 'FORBIDDEN')) {
-    return { kind: 'answer', result: toCallToolResult(preview!, operation.preview!.rootKey, false) };
+    return {
+      kind: 'answer',
+      result: toCallToolResult(preview!, operation.preview!.rootKey, false, undefined, request.variables),
+    };
   }
   const target = errors.length > 0 ? undefined : (preview?.data?.[operation.preview!.rootKey] ?? undefined);
   const what = describe(target, request.variables);

@@ -84,10 +84,16 @@ function nextStep(error: ToolError, named: boolean): string | undefined {
   const extensions = error.extensions ?? {};
   switch (error.classification) {
     case 'NOT_FOUND':
+      // A movie id given where an entry id belongs is the likely slip: say where entry ids come from.
+      if (extensions.entityType === 'WatchlistItem')
+        return 'Entry ids (not movie ids) are listed by myWatchlist; do not call again with the same one.';
       return extensions.entityType === 'Movie'
         ? 'Look the id up with searchMovies.'
         : 'Check the id; do not call again with the same one.';
     case 'BAD_REQUEST':
+      // A duplicate is the call's goal already met: fixing the argument would add something else.
+      if (extensions.constraint === 'unique')
+        return 'It is there already: nothing was written; treat it as done.';
       return named ? 'Fix that argument, then call again.' : undefined;
     case 'UNAUTHORIZED':
       return 'Ask the user to sign in, then call again with their bearer token.';

@@ -42,10 +42,16 @@ describe.each(dialects)('error text blocks on %s', (dialect) => {
       // structuredContent keeps the contract's message word for word.
       expect(result.structuredContent.errors[0]!.message).toBe('Entity Movie not found for id: 99999');
     }
-    const entry = await callTool(user, 'setWatchStatus', { itemId: '99999', status: 'WATCHED' });
-    expect(textOf(entry)).toBe(
-      'NOT_FOUND (not retryable): no watch list entry with id 99999 (argument "itemId"). Check the id; do not call again with the same one.',
-    );
+    // An entry id is looked for where a model may have given a movie id: both writes name the argument
+    // (the removal's answer comes from its confirmation step's preview) and say where entry ids are.
+    for (const [tool, args] of [
+      ['setWatchStatus', { itemId: '99999', status: 'WATCHED' }],
+      ['removeFromWatchlist', { itemId: '99999' }],
+    ] as const) {
+      expect(textOf(await callTool(user, tool, args)), tool).toBe(
+        'NOT_FOUND (not retryable): no watch list entry with id 99999 (argument "itemId"). Entry ids (not movie ids) are listed by myWatchlist; do not call again with the same one.',
+      );
+    }
   });
 
   it('an argument that fails validation is BAD_REQUEST naming it, and nothing runs', async () => {
@@ -59,11 +65,16 @@ describe.each(dialects)('error text blocks on %s', (dialect) => {
     );
   });
 
-  it('a domain BAD_REQUEST names the argument path the field is at ("already in your watch list")', async () => {
+  it('a duplicate names the argument path the field is at, and says the goal is met rather than to fix it', async () => {
     await callTool(user, 'addToWatchlist', { subject: { movieId: '5' } });
     const again = await callTool(user, 'addToWatchlist', { subject: { movieId: '5' } });
     expect(textOf(again)).toBe(
-      'BAD_REQUEST (not retryable): This movie is already in your watch list (argument "subject.movieId"). Fix that argument, then call again.',
+      'BAD_REQUEST (not retryable): This movie is already in your watch list (argument "subject.movieId"). It is there already: nothing was written; treat it as done.',
+    );
+    await callTool(user, 'createReview', { input: { subject: { movieId: '5' }, score: 6 } });
+    const reviewed = await callTool(user, 'createReview', { input: { subject: { movieId: '5' }, score: 7 } });
+    expect(textOf(reviewed)).toBe(
+      'BAD_REQUEST (not retryable): You have already reviewed this title (argument "input.subject.movieId"). It is there already: nothing was written; treat it as done.',
     );
   });
 

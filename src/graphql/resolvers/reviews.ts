@@ -1,6 +1,6 @@
 /** Reviews: writing, deleting and the per-movie summary. */
 import { summarizeReviews, THEME_SAMPLE_SIZE } from '../../domain/review-summary.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { alreadyThere, forbidden, notFound } from '../../errors.js';
 import { writeTransaction } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { Review } from '../../store/tables.js';
@@ -27,7 +27,7 @@ export const reviewResolvers = {
     ) {
       const user = await actingUser(ctx, 'createReview');
       const { subject, field } = await resolveSubject(args.input.subject, ctx, 'input.subject');
-      const duplicate = badRequest('You have already reviewed this title', `input.subject.${field}`);
+      const duplicate = alreadyThere('You have already reviewed this title', `input.subject.${field}`);
       const comment = args.input.comment?.trim() || null;
       try {
         return await writeTransaction(ctx.store.handle, ctx, async (trx) => {

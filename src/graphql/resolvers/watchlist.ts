@@ -1,6 +1,6 @@
 /** The signed-in user's watch list and mood recommendations. */
 import { MAX_RECOMMENDATIONS, MOOD_RULES, type MoodName } from '../../domain/moods.js';
-import { badRequest, notFound, unauthorized } from '../../errors.js';
+import { alreadyThere, notFound, unauthorized } from '../../errors.js';
 import { writeStatement } from '../../store/write-transaction.js';
 import { isUniqueViolation } from '../../store/db-errors.js';
 import type { ListedWatchlistItem } from '../../store/watchlist.js';
@@ -69,7 +69,7 @@ export const watchlistResolvers = {
     ) {
       const user = await actingUser(ctx, 'addToWatchlist');
       const { subject, field, noun } = await resolveSubject(args.subject, ctx, 'subject');
-      const duplicate = badRequest(`This ${noun} is already in your watch list`, field);
+      const duplicate = alreadyThere(`This ${noun} is already in your watch list`, field);
       try {
         return await writeStatement(ctx.store.handle, ctx, (trx) =>
           ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx),
