@@ -15,7 +15,14 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
   const logs = captureLogs();
   const results = new Map<string, unknown[]>();
   /** Tools whose tools.json `text` renders a full success as a sentence instead of the JSON. */
-  const RENDERED = new Set(['recommendMoviesForMood', 'searchMovies', 'myWatchlist']);
+  const RENDERED = new Set([
+    'recommendMoviesForMood',
+    'searchMovies',
+    'myWatchlist',
+    'addToWatchlist',
+    'setWatchStatus',
+    'removeFromWatchlist',
+  ]);
   const textOf = (result: { content: unknown }) =>
     (result.content as { type: string; text: string }[])[0]!.text;
 
@@ -123,14 +130,22 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
   });
 
   it('addToWatchlist adds with the caller’s identity; the same title twice says "already in your watch list"', async () => {
-    const first = await call<{ status: string; content: { title: string } }>(user, 'addToWatchlist', {
-      subject: { movieId: '3' },
-    });
+    const first = await call<{ id: string; status: string; content: { title: string } }>(
+      user,
+      'addToWatchlist',
+      {
+        subject: { movieId: '3' },
+      },
+    );
     expect(first.isError).toBe(false);
     expect(first.structuredContent.data).toMatchObject({
       status: 'WANT_TO_WATCH',
       content: { title: 'The Godfather Part II' },
     });
+    // The text a model reads names the title and the entry id the other watch-list tools take.
+    expect(textOf(first)).toBe(
+      `Added The Godfather Part II to the watch list as entry id ${first.structuredContent.data.id} (WANT_TO_WATCH).`,
+    );
     const second = await call(user, 'addToWatchlist', { subject: { movieId: '3' } });
     expect(second.isError).toBe(true);
     expect(second.structuredContent.errors[0]).toMatchObject({
@@ -238,6 +253,7 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
       expect(textOf(await call(other, 'myWatchlist'))).toBe('The watch list is empty.');
       const set = await call(user, 'setWatchStatus', { itemId, status: 'WANT_TO_WATCH' });
       expect(set.structuredContent.data).toEqual({ id: itemId, status: 'WANT_TO_WATCH' });
+      expect(textOf(set)).toBe(`Entry id ${itemId} is now WANT_TO_WATCH.`);
       const foreign = await call(other, 'removeFromWatchlist', { itemId });
       expect(foreign.structuredContent.errors[0]).toMatchObject({
         classification: 'NOT_FOUND',
@@ -255,6 +271,7 @@ describe.each(dialects)('MCP tools over Streamable HTTP on %s', (dialect) => {
       const confirmationToken = asked.structuredContent.errors[0]!.extensions!.confirmationToken;
       const removed = await call(user, 'removeFromWatchlist', { itemId, confirmationToken });
       expect(removed.structuredContent).toEqual({ data: true, errors: [] });
+      expect(textOf(removed)).toBe('Removed the entry from the watch list.');
       const anonymousList = await call(anonymous, 'myWatchlist');
       expect(anonymousList.structuredContent.errors[0]!.classification).toBe('UNAUTHORIZED');
     } finally {
