@@ -42,20 +42,27 @@ export function missingScopes(viewer: Identity | null, required: readonly string
   return required.filter((scope) => !viewer.scopes.includes(scope));
 }
 
-/** Throws the classified refusal for a caller that may not use `fieldName`; returns when it may. */
-export function assertAllowed(viewer: Identity | null, rule: AuthRule, fieldName: string): void {
-  if (rule.requires && !viewer) throw unauthorized(fieldName);
+/** The classified refusal for a caller that may not use `fieldName`; undefined when it may. */
+export function refusalOf(viewer: Identity | null, rule: AuthRule, fieldName: string): AppError | undefined {
+  if (rule.requires && !viewer) return unauthorized(fieldName);
   if (viewer && rule.requires === 'ADMIN' && viewer.role !== 'ADMIN') {
-    throw new AppError('FORBIDDEN', `${fieldName} needs the ADMIN role`, { requiredRole: 'ADMIN' });
+    return new AppError('FORBIDDEN', `${fieldName} needs the ADMIN role`, { requiredRole: 'ADMIN' });
   }
   const missing = missingScopes(viewer, rule.scopes);
   if (missing.length > 0) {
-    throw new AppError(
+    return new AppError(
       'FORBIDDEN',
       `This token lacks the scope ${missing.join(', ')} needed by ${fieldName}`,
       { requiredScopes: missing },
     );
   }
+  return undefined;
+}
+
+/** Throws the classified refusal for a caller that may not use `fieldName`; returns when it may. */
+export function assertAllowed(viewer: Identity | null, rule: AuthRule, fieldName: string): void {
+  const refusal = refusalOf(viewer, rule, fieldName);
+  if (refusal) throw refusal;
 }
 
 const OWN_ACCOUNT = Symbol('own account');

@@ -1,7 +1,9 @@
 /**
- * Which mutations change only their caller's own rows: those made only of @ownRows root fields (the
- * watch-list writes) and @writesNoRows ones (signing in). The result cache needs to forget only that
- * caller's kept answers after one, instead of everything on every replica (src/graphql/result-cache.ts).
+ * Which mutations change only their caller's own rows: those whose every root field is @ownRows (the
+ * watch-list writes) or @writesNoRows (signing in), or is refused this caller by its own @auth rule, which
+ * is checked before the resolver runs (src/graphql/auth-directives.ts), so it wrote nothing. The result
+ * cache needs to forget only that caller's kept answers after one, instead of everything on every replica
+ * (src/graphql/result-cache.ts): an anonymous `deleteMovie`, refused, clears no replica's cache.
  *
  * Each directive is the schema author's word: an @ownRows field writes rows the store's change feed
  * reports (src/store/account-changes.ts) and nothing a @sharedResult field shows; a @writesNoRows field
@@ -11,8 +13,8 @@
  * Movie, say) cannot be seen from the types, so such a field must not be added while a field writing its
  * rows carries @ownRows.
  *
- * Linear in the document: each root selection and each fragment is looked at once, and the answer is
- * kept per document and operation name.
+ * Linear in the document: each root selection and each fragment is looked at once, and what the document
+ * asks is kept per document and operation name; each call then checks the caller against a few rules.
  */
 import { getDirective } from '@graphql-tools/utils';
 import {
@@ -28,11 +30,17 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import type { Identity } from '../auth/identity.js';
+import { authRuleOf, refusalOf, type AuthRule } from './auth-directives.js';
 import { fragmentsOf } from './fragments-of.js';
 import { perOperation } from './per-operation.js';
 
-/** Whether a document's operation is a mutation made only of @ownRows and @writesNoRows fields. */
-export type OwnRowsWrites = (document: DocumentNode, operationName: string | null | undefined) => boolean;
+/** Whether this caller's mutation can have written only the caller's own rows. */
+export type OwnRowsWrites = (
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  viewer: Identity | null,
+) => boolean;
 
 /** The directives by which a mutation field keeps the shared answers. */
 const WRITE_DIRECTIVES = ['ownRows', 'writesNoRows'] as const;
@@ -90,32 +98,42 @@ export function ownRowsWrites(schema: GraphQLSchema): OwnRowsWrites {
   if (problems.length > 0)
     throw new Error(`The schema misuses its write directives:\n  ${problems.join('\n  ')}`);
   const mutationFields = schema.getMutationType()?.getFields() ?? {};
-  return perOperation(function analyse(
+  /**
+   * The @auth rules of the root fields that may write what a shared answer shows (none: own rows only;
+   * undefined in the list: a field anyone may run), or null when the document cannot be read so.
+   */
+  const sharedWritersOf = perOperation(function analyse(
     document: DocumentNode,
     operationName: string | null | undefined,
-  ): boolean {
+  ): (AuthRule | undefined)[] | null {
     const operation = getOperationAST(document, operationName);
-    if (operation?.operation !== 'mutation') return false;
+    if (operation?.operation !== 'mutation') return null;
     const fragments = fragmentsOf(document);
     const visited = new Set<string>();
+    const writers: (AuthRule | undefined)[] = [];
     // Only the root selections: what a field selects below its own value writes nothing.
-    const onlyOwnRows = (selectionSet: SelectionSetNode): boolean =>
+    const collect = (selectionSet: SelectionSetNode): boolean =>
       selectionSet.selections.every((selection) => {
         if (selection.kind === Kind.FIELD) {
           const name = selection.name.value;
+          if (name === '__typename') return true;
           const field = mutationFields[name];
-          return (
-            name === '__typename' ||
-            (field !== undefined && WRITE_DIRECTIVES.some((directive) => carries(schema, field, directive)))
-          );
+          if (!field) return false;
+          if (!WRITE_DIRECTIVES.some((directive) => carries(schema, field, directive)))
+            writers.push(authRuleOf(schema, field));
+          return true;
         }
-        if (selection.kind === Kind.INLINE_FRAGMENT) return onlyOwnRows(selection.selectionSet);
+        if (selection.kind === Kind.INLINE_FRAGMENT) return collect(selection.selectionSet);
         const fragment = fragments.get(selection.name.value);
         if (!fragment) return false;
         if (visited.has(fragment.name.value)) return true;
         visited.add(fragment.name.value);
-        return onlyOwnRows(fragment.selectionSet);
+        return collect(fragment.selectionSet);
       });
-    return onlyOwnRows(operation.selectionSet);
+    return collect(operation.selectionSet) ? writers : null;
   });
+  return (document, operationName, viewer) =>
+    sharedWritersOf(document, operationName)?.every(
+      (rule) => rule !== undefined && refusalOf(viewer, rule, '') !== undefined,
+    ) ?? false;
 }

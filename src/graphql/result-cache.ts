@@ -18,9 +18,9 @@
  * Every executed mutation clears it (the simplest invalidation that is always right), here and, through
  * `onInvalidate`, on the other replicas (src/shared-state/share-invalidations.ts); a result computed while a
  * write happened is not kept (a generation counter), so a read that raced a write cannot put stale data
- * back. The exception is a mutation made only of @ownRows fields and @writesNoRows ones (signing in;
- * src/graphql/own-rows-writes.ts): it wrote only its caller's own rows, if any, which no shared result
- * shows, so it forgets only the caller's entries
+ * back. The exception is a mutation made only of @ownRows fields, @writesNoRows ones (signing in) and
+ * ones refused this caller before their resolvers ran (src/graphql/own-rows-writes.ts): it wrote only its
+ * caller's own rows, if any, which no shared result shows, so it forgets only the caller's entries
  * here, at once (its next read here shows the write), and the change feed's notice forgets them on every
  * replica, as for a change made in SQL. A read of the caller's that raced it was keyed under the count
  * the write moved on, so it cannot put stale data back either. Entries also expire after `ttlMs`, which
@@ -291,7 +291,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
       entries.set(key, Object.freeze(result), ttl === undefined ? undefined : { ttl });
     },
     wrote(document, operationName, viewer) {
-      if (!writesOnlyOwnRows(document, operationName)) return invalidate();
+      if (!writesOnlyOwnRows(document, operationName, viewer)) return invalidate();
       // A caller without an account id has no entries kept (keyOf), and no own rows a shared answer shows:
       // nothing to forget, so an anonymous `mutation { __typename }` clears no replica's cache.
       const userId = viewer?.userId;

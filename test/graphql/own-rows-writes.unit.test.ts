@@ -2,9 +2,19 @@ import { buildSchema as buildSdl, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ownRowsWrites } from '../../src/graphql/own-rows-writes.js';
 import { buildSchema } from '../../src/graphql/schema.js';
+import { ALL_SCOPES, type Identity, type RoleName } from '../../src/auth/identity.js';
 
 const writesOnlyOwnRows = ownRowsWrites(buildSchema());
-const check = (document: string, operationName?: string) => writesOnlyOwnRows(parse(document), operationName);
+const identity = (role: RoleName, scopes: readonly string[] = ALL_SCOPES): Identity => ({
+  subject: '7',
+  userId: 7,
+  role,
+  scopes,
+  expiresAt: 2_000_000_000,
+});
+const USER = identity('USER');
+const check = (document: string, operationName?: string, viewer: Identity | null = USER) =>
+  writesOnlyOwnRows(parse(document), operationName, viewer);
 
 describe('which mutations write only their caller’s own rows (@ownRows, @writesNoRows)', () => {
   it('the watch-list writes do, however the document is spelt', () => {
@@ -38,6 +48,8 @@ describe('which mutations write only their caller’s own rows (@ownRows, @write
     expect(
       check(
         'mutation { ...F } fragment F on Mutation { deleteMovie(id: "1") removeFromWatchlist(itemId: "1") }',
+        undefined,
+        identity('ADMIN'),
       ),
     ).toBe(false);
     expect(check('{ watchlist { id } }')).toBe(false);
@@ -46,6 +58,23 @@ describe('which mutations write only their caller’s own rows (@ownRows, @write
     expect(check(two, 'B')).toBe(false);
     expect(check(two)).toBe(false);
     expect(check('mutation { ...Missing }')).toBe(false);
+  });
+
+  it('a field its @auth rule refuses this caller ran no resolver, so it wrote nothing; one it allows may have', () => {
+    const deleteMovie = 'mutation { deleteMovie(id: "1") }';
+    expect(check(deleteMovie, undefined, null)).toBe(true);
+    expect(check(deleteMovie, undefined, USER)).toBe(true);
+    expect(check(deleteMovie, undefined, identity('ADMIN'))).toBe(false);
+    const review = 'mutation { createReview(input: { subject: { movieId: "1" }, score: 5 }) { id } }';
+    expect(check(review, undefined, null)).toBe(true);
+    expect(check(review, undefined, identity('USER', ['movies:read']))).toBe(true);
+    expect(check(review, undefined, USER)).toBe(false);
+    // One refused field beside one that runs: the one that runs may have written.
+    expect(check('mutation { deleteMovie(id: "1") deleteReview(id: "2") }', undefined, USER)).toBe(false);
+    // register has no @auth rule: anyone's may run, refused or not.
+    const register =
+      'mutation { register(input: { username: "a", email: "a@b.c", password: "12345678" }) { token } }';
+    expect(check(register, undefined, null)).toBe(false);
   });
 
   it('refuses a schema that puts @ownRows where a shared answer could show what it writes', () => {

@@ -65,7 +65,7 @@ describe.each(dialects)('the result cache (%s)', (dialect) => {
     }
   });
 
-  it('a watch-list write, an anonymous one or signing in keeps the shared results; one that also writes a review clears them', async () => {
+  it('a watch-list write, a refused one or signing in keeps the shared results; one that also writes a review clears them', async () => {
     // The watch-list writes are @ownRows: no shared answer shows them, so clearing everything on every
     // replica at each one would only make every reader pay for one caller's list.
     const { token, username } = await server.newUser();
@@ -93,25 +93,33 @@ describe.each(dialects)('the result cache (%s)', (dialect) => {
       await server.graphql(SHARED);
       expect(await hits(), what).toBe(before + 1);
     }
-    // Nor can anyone clear it with a mutation that writes nothing: refused, only __typename, or signing
-    // in (@writesNoRows), whether the password is right or wrong.
+    // Nor can anyone clear it with a mutation that writes nothing: one its @auth rule refuses the caller
+    // (no resolver ran), only __typename, or signing in (@writesNoRows), with the right password or not.
     const login = (password: string) => ({
       document: 'mutation ($input: LoginInput!) { login(input: $input) { token } }',
       variables: { input: { username, password } },
     });
+    const review = {
+      document: 'mutation { createReview(input: { subject: { movieId: "7" }, score: 8 }) { id } }',
+      variables: {},
+    };
+    const deleteMovie = { document: 'mutation { deleteMovie(id: "7") }', variables: {} };
     const quiet = [
-      ['a refused setWatchStatus', { document: writes[0][1], variables: { id: itemId } }, true],
-      ['__typename', { document: 'mutation { __typename }', variables: {} }, false],
-      ['a login', login('secret123'), false],
-      ['a failed login', login('wrong password'), true],
+      ['a setWatchStatus', { document: writes[0][1], variables: { id: itemId } }, 'refused', undefined],
+      ['a createReview', review, 'refused', undefined],
+      ['a deleteMovie', deleteMovie, 'refused', undefined],
+      ["a USER's deleteMovie", deleteMovie, 'refused', token],
+      ['__typename', { document: 'mutation { __typename }', variables: {} }, 'answered', undefined],
+      ['a login', login('secret123'), 'answered', undefined],
+      ['a failed login', login('wrong password'), 'refused', undefined],
     ] as const;
-    for (const [what, { document, variables }, refused] of quiet) {
-      const written = await server.graphql(document, variables);
+    for (const [what, { document, variables }, outcome, caller] of quiet) {
+      const written = await server.graphql(document, variables, caller);
       expect(written.status, what).toBe(200);
-      expect(written.body.errors !== undefined, what).toBe(refused);
+      expect(written.body.errors !== undefined ? 'refused' : 'answered', what).toBe(outcome);
       const before = await hits();
       await server.graphql(SHARED);
-      expect(await hits(), `anonymous ${what}`).toBe(before + 1);
+      expect(await hits(), what).toBe(before + 1);
     }
     const mixed = await server.graphql(
       'mutation { addToWatchlist(subject: { movieId: "7" }) { id } createReview(input: { subject: { movieId: "7" }, score: 8 }) { id } }',
