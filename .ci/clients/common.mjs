@@ -50,9 +50,13 @@ const ERRORS = [
   { name: 'addToWatchlist', args: { subject: { movieId: MOVIE } }, starts: 'BAD_REQUEST (not retryable):' },
 ];
 
-/** The first id in an answer's text: the new entry's (LangChain shows the text block as JSON, escaped). */
+/**
+ * The new entry's id, as a model reads it: the text block says "... as entry id 6 (WANT_TO_WATCH)."
+ * (tools.json); a client that shows structuredContent instead (LangChain, as escaped JSON) has it as the
+ * first "id".
+ */
 function entryIdIn(text) {
-  const id = /\\?"id\\?":\s*\\?"(\d+)/.exec(text ?? '')?.[1];
+  const id = (/entry id (\d+)/.exec(text ?? '') ?? /\\?"id\\?":\s*\\?"(\d+)/.exec(text ?? ''))?.[1];
   if (!id) throw new Error(`no entry id in the addToWatchlist answer: ${String(text).slice(0, 200)}`);
   return id;
 }
