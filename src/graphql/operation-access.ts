@@ -23,10 +23,9 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { fragmentsOf } from './fragments-of.js';
 import type { Identity } from '../auth/identity.js';
-import { isAppError } from '../errors.js';
-import { assertAllowed, authRuleOf, type AuthRule } from './auth-directives.js';
+import { authRuleOf, refusalOf, type AuthRule } from './auth-directives.js';
+import { fragmentsOf } from './fragments-of.js';
 import { perOperation } from './per-operation.js';
 
 /** The type register and login answer with: it holds the new bearer token. */
@@ -122,15 +121,12 @@ export function createOperationAccess(schema: GraphQLSchema): OperationAccess {
   return {
     refusalFor(document, operationName, viewer) {
       for (const use of accessOf(document, operationName).uses) {
-        try {
-          assertAllowed(viewer, use.rule, use.fieldName);
-        } catch (error) {
-          if (!isAppError(error)) throw error;
-          return new GraphQLError(error.message, {
+        const refusal = refusalOf(viewer, use.rule, use.fieldName);
+        if (refusal)
+          return new GraphQLError(refusal.message, {
             path: [use.rootKey],
-            extensions: { ...error.extensions, classification: error.classification },
+            extensions: { ...refusal.extensions, classification: refusal.classification },
           });
-        }
       }
       return undefined;
     },

@@ -43,12 +43,12 @@ import {
   type ValueNode,
   type VariableDefinitionNode,
 } from 'graphql';
-import { fragmentsOf } from './fragments-of.js';
 import { LRUCache } from 'lru-cache';
 import { ACCOUNT_MAX_AGE_MS } from '../auth/account-check.js';
 import type { Identity } from '../auth/identity.js';
 import type { AccountChanges } from '../store/account-changes.js';
 import { authRuleOf, missingScopes } from './auth-directives.js';
+import { fragmentsOf } from './fragments-of.js';
 import { ownRowsWrites } from './own-rows-writes.js';
 import { perOperation } from './per-operation.js';
 
