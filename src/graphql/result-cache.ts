@@ -88,7 +88,7 @@ export interface ResultCache {
    * Follows the store's feed of changes to accounts and their own rows: from then on, reads with a
    * @viewerResult root are kept per account, while the feed is live. Until then they are not kept.
    */
-  followViewers(feed: Pick<AccountChanges, 'live' | 'onChange' | 'onOwnedRowsChange'>): void;
+  followViewers(feed: Pick<AccountChanges, 'listening' | 'onChange' | 'onOwnedRowsChange'>): void;
 }
 
 /** What makes a shareable document's result its caller's own after all: an argument that is true. */
@@ -232,7 +232,7 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
 
   // Viewer entries are keyed by the account's change count: a change makes its old keys unreachable
   // (they age out of the LRU), and a change to anyone (null) or too many counts bumps the epoch.
-  let viewerFeed: Pick<AccountChanges, 'live'> | undefined;
+  let viewerFeed: Pick<AccountChanges, 'listening'> | undefined;
   let viewerEpoch = 0;
   const viewerChanges = new Map<number, number>();
   const forgetViewer = (userId: number | null) => {
@@ -247,8 +247,11 @@ export function createResultCache(schema: GraphQLSchema, options: ResultCacheOpt
   /** The caller's part of a viewer entry's key; undefined when its answer cannot be kept now. */
   function viewerScope(viewer: Identity | null): string | undefined {
     const userId = viewer?.userId;
-    // live() first: on SQLite it reports other connections' commits, which may bump the epoch.
-    if (userId === null || userId === undefined || viewerFeed?.live() !== true) return undefined;
+    // listening(), not live(): every signed-in request passes the account check (src/auth/account-check.ts)
+    // before it runs, and its live() has reported other SQLite connections' commits made before this
+    // request began; reading data_version again would cost 5 µs and could only add later commits.
+    // test/graphql/viewer-results.test.ts pins this (a change by another connection, on B's next read).
+    if (userId === null || userId === undefined || viewerFeed?.listening() !== true) return undefined;
     return `v${viewerEpoch}.${userId}.${viewerChanges.get(userId) ?? 0}`;
   }
 

@@ -30,7 +30,7 @@ function cacheWithFeed() {
   const feed = { isLive: true, account: [] as AccountChangeListener[], owned: [] as AccountChangeListener[] };
   const cache = createResultCache(schema, { maxBytes: 1 << 20, ttlMs: 60_000 });
   cache.followViewers({
-    live: () => feed.isLive,
+    listening: () => feed.isLive,
     onChange: (listener) => void feed.account.push(listener),
     onOwnedRowsChange: (listener) => void feed.owned.push(listener),
   });
