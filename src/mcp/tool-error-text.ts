@@ -62,6 +62,9 @@ function argumentsAtFault(error: ToolError, args: Record<string, unknown> | unde
 }
 
 function retryOf(error: ToolError): string {
+  // A confirmation's question is meant to be called again, with the token, once the user agrees:
+  // "not retryable" there would tell the model to give up on the very call it is asked to repeat.
+  if (error.extensions?.confirmationToken !== undefined) return 'needs confirmation';
   if (!error.retryable) return 'not retryable';
   const seconds = error.extensions?.retryAfterSeconds;
   return typeof seconds === 'number' ? `retryable after ${seconds} s` : 'retryable';

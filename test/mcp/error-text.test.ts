@@ -85,12 +85,12 @@ describe.each(dialects)('error text blocks on %s', (dialect) => {
     );
   });
 
-  it('the two-step confirmation starts with its classification and keeps the whole token in the text', async () => {
+  it('the two-step confirmation starts with its classification, says it needs confirmation (not "not retryable") and keeps the whole token in the text', async () => {
     const added = await callTool<{ id: string }>(user, 'addToWatchlist', { subject: { movieId: '49' } });
     const asked = await callTool(user, 'removeFromWatchlist', { itemId: added.structuredContent.data.id });
     const token = asked.structuredContent.errors[0]!.extensions!.confirmationToken as string;
     expect(textOf(asked)).toMatch(
-      /^BAD_REQUEST \(not retryable\): Nothing done yet: removeFromWatchlist asks the user first\./,
+      /^BAD_REQUEST \(needs confirmation\): Nothing done yet: removeFromWatchlist asks the user first\./,
     );
     expect(textOf(asked)).toContain(`"confirmationToken": "${token}"`);
     expect(textOf(asked)).not.toContain('(argument ');

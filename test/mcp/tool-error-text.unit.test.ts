@@ -96,6 +96,17 @@ describe('toolErrorLine', () => {
       'BAD_REQUEST (not retryable): Something (argument "itemId"). Fix that argument, then call again.',
     );
   });
+
+  it('a question before a tool acts says it needs confirmation: the agent is to call again with the token', () => {
+    const asked = error({
+      message:
+        'Nothing done yet: removeFromWatchlist asks the user first. Ask the user; if they agree, call again',
+      extensions: { field: 'confirmationToken', confirmationToken: 't' },
+    });
+    expect(toolErrorLine(asked, { itemId: '1' })).toBe(
+      'BAD_REQUEST (needs confirmation): Nothing done yet: removeFromWatchlist asks the user first. Ask the user; if they agree, call again.',
+    );
+  });
 });
 
 describe('toolErrorText', () => {
