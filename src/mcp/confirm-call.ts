@@ -33,7 +33,7 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { canonicalJson } from '../canonical-json.js';
 import type { CuratedOperation } from '../operations/load-operations.js';
 import { CONFIRMATION_TOKEN_ARGUMENT } from '../operations/tool-arguments.js';
@@ -168,7 +168,13 @@ export async function confirmCall(
   if (errors.length > 0 && !errors.every((e) => e.extensions?.classification === 'FORBIDDEN')) {
     return {
       kind: 'answer',
-      result: toCallToolResult(preview!, operation.preview!.rootKey, false, undefined, request.variables),
+      result: toCallToolResult(
+        inToolTerms(preview!, operation.preview!.toolArgumentOf),
+        operation.preview!.rootKey,
+        false,
+        undefined,
+        request.variables,
+      ),
     };
   }
   const target = errors.length > 0 ? undefined : (preview?.data?.[operation.preview!.rootKey] ?? undefined);
@@ -260,6 +266,25 @@ async function tokenProblem(signer: ConfirmationSigner, token: string, callHash:
   if (signed.c !== callHash)
     return 'was issued for another call (other arguments, another tool or another user): call again without it to get one for this call';
   return undefined;
+}
+
+/**
+ * The preview's errors in the tool's terms: the caller never saw the preview's own argument names, so an
+ * error about one (`watchlistItem(id: $itemId)` refusing `id`) names the tool argument it read, in its
+ * field and in the message (parseId's "Invalid id for id: …").
+ */
+function inToolTerms(result: ExecutionResult, toolArgumentOf: ReadonlyMap<string, string>): ExecutionResult {
+  if (!result.errors || toolArgumentOf.size === 0) return result;
+  const errors = result.errors.map((error) => {
+    const field = error.extensions?.field;
+    const argument = typeof field === 'string' ? toolArgumentOf.get(field) : undefined;
+    if (!argument) return error;
+    return new GraphQLError(error.message.replace(`for ${field}:`, `for ${argument}:`), {
+      path: error.path,
+      extensions: { ...error.extensions, field: argument },
+    });
+  });
+  return { ...result, errors };
 }
 
 function isAsked(state: unknown, callHash: string): boolean {

@@ -15,6 +15,11 @@ export interface PreviewOperation {
   rootKey: string;
   /** The tool arguments it reads. */
   variables: string[];
+  /**
+   * The root field's arguments that read a tool argument of another name (`watchlistItem(id: $itemId)`:
+   * `id` → `itemId`), so an error the preview raises about its argument names the tool's.
+   */
+  toolArgumentOf: ReadonlyMap<string, string>;
 }
 
 export const PREVIEWS_DIR = 'previews';
@@ -64,5 +69,11 @@ export function loadPreview(
         `${file}: $${d.variable.name.value}: ${print(d.type)} is not a variable of ${name} with the same type`,
     );
   if (problems.length > 0) return { problems };
-  return { preview: { document, rootKey: root.alias?.value ?? root.name.value, variables }, problems: [] };
+  const toolArgumentOf = new Map<string, string>();
+  for (const { name, value } of root.arguments ?? []) {
+    if (value.kind === Kind.VARIABLE && value.name.value !== name.value)
+      toolArgumentOf.set(name.value, value.name.value);
+  }
+  const rootKey = root.alias?.value ?? root.name.value;
+  return { preview: { document, rootKey, variables, toolArgumentOf }, problems: [] };
 }

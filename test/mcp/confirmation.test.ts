@@ -120,6 +120,25 @@ describe.each(dialects)('confirmation of destructive tools on %s', (dialect) => 
       expect(modern.questions).toEqual([]);
     });
 
+    it("an id that is not one is the tool's own BAD_REQUEST, naming its argument (not the preview's), without a question", async () => {
+      const { token, client } = await newUser();
+      const modern = await modernClient(token, () => ({ action: 'accept', content: { confirm: true } }));
+      for (const result of [
+        await modern.call('removeFromWatchlist', { itemId: 'abc' }),
+        await callTool(client, 'removeFromWatchlist', { itemId: 'abc' }),
+      ]) {
+        expect(result.structuredContent.errors[0]).toMatchObject({
+          classification: 'BAD_REQUEST',
+          message: "Invalid id for itemId: 'abc' is not a positive whole number",
+          extensions: { field: 'itemId' },
+        });
+        expect((result.content as { text: string }[])[0]!.text).toBe(
+          `BAD_REQUEST (not retryable): Invalid id for itemId: 'abc' is not a positive whole number (argument "itemId"). Fix that argument, then call again.`,
+        );
+      }
+      expect(modern.questions).toEqual([]);
+    });
+
     it('on the wire: the retry needs the signed requestState; a forged one is -32602, a missing one asks again', async () => {
       const { token, username, client } = await newUser();
       const itemId = await addEntry(client);
