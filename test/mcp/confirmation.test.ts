@@ -132,7 +132,7 @@ describe.each(dialects)('confirmation of destructive tools on %s', (dialect) => 
           message: "Invalid id for itemId: 'abc' is not a positive whole number",
           extensions: { field: 'itemId' },
         });
-        expect((result.content as { text: string }[])[0]!.text).toBe(
+        expect((result as unknown as { content: { text: string }[] }).content[0]!.text).toBe(
           `BAD_REQUEST (not retryable): Invalid id for itemId: 'abc' is not a positive whole number (argument "itemId"). Fix that argument, then call again.`,
         );
       }
