@@ -38,12 +38,12 @@ const handle = await openDatabase({
   poolSize: 10,
   seedFile: path.resolve(import.meta.dirname, '../seed/moviedb-seed.json'),
 });
-const store = createStore(handle, {
-  defaultTimeoutMs: 10_000,
-  failureThreshold: 5,
-  probeIntervalMs: 1000,
-  readRetries: 0,
-});
+const changes = handle.watchAccountChanges();
+const store = createStore(
+  handle,
+  { defaultTimeoutMs: 10_000, failureThreshold: 5, probeIntervalMs: 1000, readRetries: 0 },
+  changes,
+);
 const schema = buildSchema();
 const logger = createLogger('silent');
 const executors = Object.fromEntries(
@@ -187,6 +187,7 @@ console.table(
     'speed-up': (median(built) / median(prepared)).toFixed(2),
   })),
 );
+await changes.close();
 await handle.close();
 rmSync(dataDir, { recursive: true, force: true });
 if (DATABASE_URL) {

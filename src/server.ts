@@ -125,19 +125,23 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     catalogue.close();
     throw error;
   });
-  const store = createStore(handle, {
-    defaultTimeoutMs: config.resilience.graphqlTimeoutMs,
-    failureThreshold: config.resilience.circuitFailures,
-    probeIntervalMs: config.resilience.circuitProbeMs,
-    readRetries: config.resilience.readRetries,
-    onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
-  });
+  // Signatures are remembered for a minute; accounts until the store reports a change (at most 5 s).
+  const accountChanges = handle.watchAccountChanges();
+  const store = createStore(
+    handle,
+    {
+      defaultTimeoutMs: config.resilience.graphqlTimeoutMs,
+      failureThreshold: config.resilience.circuitFailures,
+      probeIntervalMs: config.resilience.circuitProbeMs,
+      readRetries: config.resilience.readRetries,
+      onStateChange: (state) => logger.warn({ circuit: state }, 'store circuit changed state'),
+    },
+    accountChanges,
+  );
   const jwtSecret = resolveJwtSecret(config.jwt.secret, config.database.dataDir);
   const tokens = createTokenService({ ...config.jwt, secret: jwtSecret });
   // Signed with a key derived from the JWT secret, so every replica verifies what any replica issued.
   const confirmations = createConfirmationSigner(jwtSecret);
-  // Signatures are remembered for a minute; accounts until the store reports a change (at most 5 s).
-  const accountChanges = handle.watchAccountChanges();
   // A caller's own reads (its watch list) are kept while the same feed reports every change to them.
   cache?.followViewers(accountChanges);
   const verifier = withAccountCheck(

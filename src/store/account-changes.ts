@@ -4,8 +4,9 @@
  * check can remember accounts instead of asking the store on every request (src/auth/account-check.ts),
  * and the result cache can keep a caller's own reads (src/graphql/result-cache.ts).
  *
- * PostgreSQL: triggers on `users` and `watchlist_items` (migrations 0008, 0009) send a NOTIFY when their
- * transaction commits, and every
+ * PostgreSQL: triggers on `users` and `watchlist_items` (migrations 0008 to 0010) send a NOTIFY when their
+ * transaction commits, except for this process's own watch-list writes, which it announces itself once
+ * they have committed (announceOwnedRows; change-notices.ts says why), and every
  * replica LISTENs on a connection of its own; while that connection is down, nothing is `live` and every
  * request asks the store, and after it (re)connects everything is forgotten, since notices sent meanwhile
  * are lost. SQLite: changes on this process's connection fire a temporary trigger that calls back here at
@@ -35,6 +36,14 @@ export interface AccountChanges {
   onChange(listener: AccountChangeListener): void;
   /** A row an account owns (a watch-list entry) added, changed or removed. */
   onOwnedRowsChange(listener: AccountChangeListener): void;
+  /**
+   * Tells every replica that this account's own rows (null: any account's) changed in a write this
+   * process has committed, on a connection whose trigger stays silent (change-notices.ts). Call it once
+   * the commit is acknowledged, never before: a replica told early could keep what it read before the
+   * commit. Never waits: on PostgreSQL the notices of one turn of the event loop go out together, on the
+   * feed's own connection, after the write's answer.
+   */
+  announceOwnedRows(userId: number | null): void;
   close(): Promise<void>;
 }
 
@@ -101,10 +110,15 @@ export function watchSqliteAccountChanges(file: SqliteDatabase.Database): Accoun
     listening: () => file.open,
     onChange: listeners.add,
     onOwnedRowsChange: owned.add,
+    // Nothing to send: this connection's temporary triggers report its writes at once, and another
+    // process sees them in data_version.
+    announceOwnedRows: () => undefined,
     async close() {},
   };
 }
 
+/** The most accounts kept to announce one by one; past it, one notice says any account changed. */
+const MAX_UNANNOUNCED = 1000;
 /** Reconnection backs off to this and stays there while PostgreSQL is away. */
 const MAX_RECONNECT_DELAY_MS = 2000;
 /** As the pool's connection timeout (src/store/database.ts). */
@@ -138,6 +152,36 @@ export function watchPostgresAccountChanges(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let attempt = 0;
+  // The accounts (`*`: any) whose own rows this process changed and has not yet announced.
+  const unannounced = new Set<string>();
+  let announcing = false;
+
+  /**
+   * Sends what is unannounced in one statement of its own (a transaction that writes nothing, so the
+   * notify lock is held without a WAL flush). While the connection is down it waits for the next; what
+   * a connection lost with the statement in flight is sent again on the next. A process that dies first
+   * loses it: other replicas then keep those answers until VIEWER_RESULT_MAX_AGE_MS, as for a lost notice.
+   */
+  const announce = async () => {
+    announcing = false;
+    const sender = client;
+    if (!live || !sender || unannounced.size === 0) return;
+    const ids = [...unannounced];
+    unannounced.clear();
+    await sender
+      .query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
+        ACCOUNT_CHANGE_CHANNEL,
+        ids.map((id) => `${schema} ${OWNED_ROWS_CHANGE} ${id}`),
+      ])
+      .catch(() => {
+        for (const id of ids) unannounced.add(id);
+      });
+  };
+  const scheduleAnnouncement = () => {
+    if (announcing || unannounced.size === 0) return;
+    announcing = true;
+    setImmediate(() => void announce());
+  };
 
   const lost = (error?: Error) => {
     if (error && live) options.onConnectionError?.(error);
@@ -194,6 +238,7 @@ export function watchPostgresAccountChanges(
     listeners.emit(null);
     owned.emit(null);
     live = true;
+    scheduleAnnouncement();
   }
 
   void connect();
@@ -202,7 +247,19 @@ export function watchPostgresAccountChanges(
     listening: () => live,
     onChange: listeners.add,
     onOwnedRowsChange: owned.add,
+    announceOwnedRows(userId) {
+      // Any account, or past this many at once (a long outage): one notice for all of them is as good.
+      if (userId === null || unannounced.has('*') || unannounced.size >= MAX_UNANNOUNCED) {
+        unannounced.clear();
+        unannounced.add('*');
+      } else {
+        unannounced.add(String(userId));
+      }
+      scheduleAnnouncement();
+    },
     async close() {
+      // The last writes' notices go out before the connection closes (a server draining, say).
+      await announce();
       closed = true;
       live = false;
       clearTimeout(retry);

@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import { loadPg } from './load-pg.js';
 import type { Database } from './tables.js';
+import { OWNED_ROW_NOTICES_SETTING } from './change-notices.js';
 import { withOwnSchemaIntrospection } from './own-schema-introspection.js';
 import { createMigrationProvider } from './migrations.js';
 import { createStatementNames, nameStatementsOf } from './named-statements.js';
@@ -191,6 +192,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Open
   // flight on that client fails through its own promise.
   const names = createStatementNames();
   pool.on('connect', (client) => {
+    // This process announces its own watch-list writes after they commit (account-changes.ts), so the
+    // trigger does not notify from inside them (change-notices.ts says why). Queued before any query
+    // the pool hands this client for; should it fail, the trigger notifies as before: a notice twice.
+    client.query(`set ${OWNED_ROW_NOTICES_SETTING} = 'off'`).catch(() => undefined);
     nameStatementsOf(client, names);
     client.on('error', (error) => options.onConnectionError?.(error));
   });

@@ -1,4 +1,5 @@
 /** The data access layer as one value handed to the GraphQL layer. */
+import type { AccountChanges } from './account-changes.js';
 import type { DatabaseHandle } from './database.js';
 import { createAccounts } from './accounts.js';
 import { createCatalogue } from './catalogue.js';
@@ -9,8 +10,16 @@ import { createWatchlist } from './watchlist.js';
 
 export type StoreOptions = Omit<StorePolicyOptions, 'ping'>;
 
-/** `options` come from the settings (GRAPHQL_TIMEOUT_MS, STORE_*), whose defaults live in config.ts. */
-export function createStore(database: DatabaseHandle, options: StoreOptions) {
+/**
+ * `options` come from the settings (GRAPHQL_TIMEOUT_MS, STORE_*), whose defaults live in config.ts;
+ * `changes` is the store's change feed (database.watchAccountChanges()), which announces the watch-list
+ * writes made through this store.
+ */
+export function createStore(
+  database: DatabaseHandle,
+  options: StoreOptions,
+  changes: Pick<AccountChanges, 'announceOwnedRows'>,
+) {
   const policy = createStorePolicy({ ...options, ping: () => database.ping() });
   const handle: DatabaseHandle = {
     ...database,
@@ -28,6 +37,8 @@ export function createStore(database: DatabaseHandle, options: StoreOptions) {
     reviews: createReviews(handle.db),
     watchlist: createWatchlist(handle.db),
     idempotencyKeys: createIdempotencyKeys(handle.db),
+    /** After a committed write to an account's own rows (null: any account's): see AccountChanges. */
+    ownRowsChanged: (userId: number | null) => changes.announceOwnedRows(userId),
   };
 }
 

@@ -5,7 +5,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './tables.js';
 import type { Dialect } from './database.js';
-import { accountChangeNotices, ownedRowNotices } from './change-notices.js';
+import { accountChangeNotices, ownedRowNotices, ownedRowNoticesAnnouncedApart } from './change-notices.js';
 import { seedDatabase } from './seed.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
@@ -323,6 +323,7 @@ export function createMigrationProvider(dialect: Dialect, seedFile: string): Mig
         '0007_oauth_grants': oauthGrants,
         '0008_account_change_notices': accountChangeNotices(dialect),
         '0009_owned_row_notices': ownedRowNotices(dialect),
+        '0010_owned_row_notices_announced_apart': ownedRowNoticesAnnouncedApart(dialect),
       };
     },
   };

@@ -119,6 +119,8 @@ export function createWatchlist(db: Kysely<Database>) {
         .where('id', '=', itemId)
         .where('user_id', '=', userId)
         .executeTakeFirst(),
+    // The writes below: once one has committed, its caller announces it (Store.ownRowsChanged), since
+    // the trigger that would tell other replicas is silent on this server's connections (change-notices.ts).
     add: (
       userId: number,
       subject: Subject,

@@ -10,6 +10,7 @@
  * never served stale, and RESULT_CACHE_MB bounds what the keys hold too.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.js';
@@ -197,14 +198,19 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
     await a.graphql(SET, { id: item, status: 'WATCHED' }, token);
     await untilSeen(async () => (await listOf(b, token))[0]?.status === 'WATCHED', 'a write through A');
 
-    await a.store.handle.db
-      .updateTable('watchlist_items')
-      .set({ status: 'WANT_TO_WATCH' })
-      .where('id', '=', Number(item))
-      .execute();
+    // Plain SQL from a connection of its own, as an operator's: on SQLite A's (another process's
+    // connection to the file); on PostgreSQL not A's pool, whose own watch-list writes A announces itself.
+    const plainSql = async (statement: string) => {
+      if (dialect === 'sqlite') return void (await sql.raw(statement).execute(a.store.handle.db));
+      const operator = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await operator.connect();
+      await operator.query(`set search_path = "${a.schemaName}"`);
+      await operator.query(statement).finally(() => operator.end());
+    };
+    await plainSql(`update watchlist_items set status = 'WANT_TO_WATCH' where id = ${Number(item)}`);
     await untilSeen(async () => (await listOf(b, token))[0]?.status === 'WANT_TO_WATCH', 'an SQL update');
 
-    await a.store.handle.db.deleteFrom('watchlist_items').where('id', '=', Number(item)).execute();
+    await plainSql(`delete from watchlist_items where id = ${Number(item)}`);
     await untilSeen(async () => (await listOf(b, token)).length === 0, 'an SQL delete');
   });
 
@@ -219,10 +225,12 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     cleanups.push(() => admin.end());
+    // A feed's connection, by its last statement: its LISTEN, or the notices it sent since.
+    const FEED_QUERY = `(query like 'listen %' or query like 'select pg_notify(%')`;
     const listeners = async () =>
       (
         await admin.query(
-          `select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and query like 'listen %'`,
+          `select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and ${FEED_QUERY}`,
           [name],
         )
       ).rowCount;
@@ -232,7 +240,7 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
           async () =>
             (
               await admin.query(
-                `select 1 from pg_stat_activity where application_name = $1 and query like 'listen %'`,
+                `select 1 from pg_stat_activity where application_name = $1 and ${FEED_QUERY}`,
                 [name],
               )
             ).rowCount,
@@ -263,6 +271,65 @@ describe.each(dialects)('a caller’s own reads across two replicas, on %s', (di
       await listening();
       expect((await listOf(b, token))[0]?.status).toBe(status);
     }
+  });
+
+  it('a write through the server sends its notice once, after its commit; a deleted movie names any account (PostgreSQL)', async () => {
+    // The trigger is silent on the server's own connections, which announce their writes themselves
+    // (src/store/change-notices.ts): one notice per write, not the trigger's and the announcement both.
+    if (dialect === 'sqlite') return;
+    const { server: a } = await server(dialect);
+    const { token, item } = await userWithEntry(a);
+    const me = (await a.graphql<{ me: { id: string } }>('{ me { id } }', {}, token)).body.data!.me.id;
+    const listener = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await listener.connect();
+    cleanups.push(() => listener.end());
+    const heard: string[] = [];
+    listener.on('notification', ({ payload }) => {
+      if (payload?.startsWith(`${a.schemaName} `)) heard.push(payload.slice(a.schemaName.length + 1));
+    });
+    await listener.query('listen moviedb_account_changed');
+    /** What was heard until a marker sent after `act`: a notice sent later than its answer counts too. */
+    const noticesOf = async (act: () => Promise<unknown>) => {
+      heard.length = 0;
+      await act();
+      const marker = `marker ${randomBytes(4).toString('hex')}`;
+      await expect
+        .poll(
+          async () => {
+            await listener.query(`select pg_notify('moviedb_account_changed', $1)`, [
+              `${a.schemaName} ${marker}`,
+            ]);
+            return heard.includes(marker);
+          },
+          { timeout: NOTICE_WITHIN_MS, interval: 20 },
+        )
+        .toBe(true);
+      return heard.filter((notice) => !notice.startsWith('marker '));
+    };
+    expect(await noticesOf(() => a.graphql(SET, { id: item, status: 'WATCHED' }, token))).toEqual([
+      `owned ${me}`,
+    ]);
+    expect(
+      await noticesOf(() =>
+        a.graphql('mutation ($id: ID!) { removeFromWatchlist(itemId: $id) }', { id: item }, token),
+      ),
+    ).toEqual([`owned ${me}`]);
+    expect(await noticesOf(() => a.graphql(ADD, { movieId: '5' }, token))).toEqual([`owned ${me}`]);
+    // A write that changed nothing says nothing.
+    expect(await noticesOf(() => a.graphql(SET, { id: '999999', status: 'WATCHED' }, token))).toEqual([]);
+    const admin = await a.login('admin', 'admin123');
+    expect(
+      await noticesOf(() => a.graphql('mutation ($id: ID!) { deleteMovie(id: $id) }', { id: '5' }, admin)),
+    ).toEqual(['owned *']);
+    // An operator's SQL still notifies from the trigger.
+    expect(
+      await noticesOf(() =>
+        listener.query(
+          `insert into "${a.schemaName}".watchlist_items (user_id, movie_id, status) values ($1, 6, 'WATCHED')`,
+          [Number(me)],
+        ),
+      ),
+    ).toEqual([`owned ${me}`]);
   });
 
   it('a change to another account through A leaves B’s entry for this one alone (PostgreSQL)', async () => {

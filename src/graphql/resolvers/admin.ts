@@ -72,6 +72,8 @@ export const adminResolvers = {
         ctx.store.catalogue.deleteMovie(id, trx),
       );
       if (!deleted) throw notFound('Movie', args.id);
+      // Its watch-list entries went with it, whoever's they were.
+      ctx.store.ownRowsChanged(null);
       return true;
     },
   },

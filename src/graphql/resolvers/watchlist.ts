@@ -71,9 +71,11 @@ export const watchlistResolvers = {
       const { subject, field, noun } = await resolveSubject(args.subject, ctx, 'subject');
       const duplicate = alreadyThere(`This ${noun} is already in your watch list`, field);
       try {
-        return await writeStatement(ctx.store.handle, ctx, (trx) =>
+        const added = await writeStatement(ctx.store.handle, ctx, (trx) =>
           ctx.store.watchlist.add(user.id, subject, args.status ?? 'WANT_TO_WATCH', trx),
         );
+        ctx.store.ownRowsChanged(user.id);
+        return added;
       } catch (error) {
         // A title already on the list (or added by a concurrent call) trips the unique index.
         if (isUniqueViolation(error)) throw duplicate;
@@ -87,6 +89,7 @@ export const watchlistResolvers = {
         ctx.store.watchlist.setStatus(userId, itemId, args.status, trx),
       );
       if (!item) return missingEntry(ctx, 'setWatchStatus', args.itemId);
+      ctx.store.ownRowsChanged(userId);
       return item;
     },
     async removeFromWatchlist(_: unknown, args: { itemId: string }, ctx: GraphQLContext) {
@@ -96,6 +99,7 @@ export const watchlistResolvers = {
         ctx.store.watchlist.remove(userId, itemId, trx),
       );
       if (!removed) return missingEntry(ctx, 'removeFromWatchlist', args.itemId);
+      ctx.store.ownRowsChanged(userId);
       return true;
     },
   },
