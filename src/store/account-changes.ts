@@ -155,6 +155,15 @@ export function watchPostgresAccountChanges(
   // The accounts (`*`: any) whose own rows this process changed and has not yet announced.
   const unannounced = new Set<string>();
   let announcing = false;
+  /** Adds an account to announce: any account (`*`), or past this many at once, one notice for all. */
+  const remember = (id: string) => {
+    if (id === '*' || unannounced.has('*') || unannounced.size >= MAX_UNANNOUNCED) {
+      unannounced.clear();
+      unannounced.add('*');
+    } else {
+      unannounced.add(id);
+    }
+  };
 
   /**
    * Sends what is unannounced in one statement of its own (a transaction that writes nothing, so the
@@ -174,7 +183,7 @@ export function watchPostgresAccountChanges(
         ids.map((id) => `${schema} ${OWNED_ROWS_CHANGE} ${id}`),
       ])
       .catch(() => {
-        for (const id of ids) unannounced.add(id);
+        for (const id of ids) remember(id);
       });
   };
   const scheduleAnnouncement = () => {
@@ -248,13 +257,7 @@ export function watchPostgresAccountChanges(
     onChange: listeners.add,
     onOwnedRowsChange: owned.add,
     announceOwnedRows(userId) {
-      // Any account, or past this many at once (a long outage): one notice for all of them is as good.
-      if (userId === null || unannounced.has('*') || unannounced.size >= MAX_UNANNOUNCED) {
-        unannounced.clear();
-        unannounced.add('*');
-      } else {
-        unannounced.add(String(userId));
-      }
+      remember(userId === null ? '*' : String(userId));
       scheduleAnnouncement();
     },
     async close() {
