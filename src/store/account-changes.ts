@@ -157,6 +157,7 @@ export function watchPostgresAccountChanges(
   let announcing = false;
   /** Adds an account to announce: any account (`*`), or past this many at once, one notice for all. */
   const remember = (id: string) => {
+    if (unannounced.has(id)) return;
     if (id === '*' || unannounced.has('*') || unannounced.size >= MAX_UNANNOUNCED) {
       unannounced.clear();
       unannounced.add('*');

@@ -81,6 +81,48 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     expect(seconds).toBeLessThanOrEqual(10);
   });
 
+  it('announces each event-loop turn’s accounts in one statement, and past 1,000 of them one notice for any account', async () => {
+    // A server's own watch-list writes are announced by the feed after their commit (change-notices.ts).
+    const schema = `feed cap ${randomBytes(6).toString('hex')}`;
+    const changes = watchPostgresAccountChanges(url!, schema);
+    cleanups.push(() => changes.close());
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    cleanups.push(() => listener.end());
+    const heard: string[] = [];
+    listener.on('notification', ({ payload }) => {
+      if (payload?.startsWith(`${schema} `)) heard.push(payload.slice(schema.length + 1));
+    });
+    await listener.query('listen moviedb_account_changed');
+    /** What the feed sent for `act`'s turn, up to a notice sent after it on the feed's own connection. */
+    const announced = async (act: () => void) => {
+      heard.length = 0;
+      act();
+      await new Promise((resolve) => setImmediate(resolve));
+      changes.announceOwnedRows(-1);
+      await expect.poll(() => heard.at(-1), { timeout: 5000, interval: 10 }).toBe('owned -1');
+      return heard.slice(0, -1);
+    };
+    const ids = Array.from({ length: 1000 }, (_, i) => i + 1);
+    expect(
+      await announced(() => {
+        for (const id of ids) changes.announceOwnedRows(id);
+        changes.announceOwnedRows(1);
+      }),
+    ).toEqual(ids.map((id) => `owned ${id}`));
+    expect(await announced(() => [...ids, 1001].forEach((id) => changes.announceOwnedRows(id)))).toEqual([
+      'owned *',
+    ]);
+    expect(
+      await announced(() => {
+        changes.announceOwnedRows(7);
+        changes.announceOwnedRows(null);
+        changes.announceOwnedRows(8);
+      }),
+    ).toEqual(['owned *']);
+  });
+
   it('without DATABASE_SCHEMA, hears the notices that name the schema its search path resolves to, spaces and all', async () => {
     // The tables are where the search path puts them (the role's own schema, the URL's options), not
     // always in `public`: a feed that listened for `public` ignored every notice, so a replica served a
