@@ -13,9 +13,14 @@ export const SERVER_ENV = {
   RATE_LIMITS: 'off',
 };
 
-export async function startApp(mode: 'sessions' | 'stateless', store: Record<string, string>): Promise<Proc> {
+/** `nodeFlags`: more for Node, before the script (npm run bench:profile loads its profiler so). */
+export async function startApp(
+  mode: 'sessions' | 'stateless',
+  store: Record<string, string>,
+  nodeFlags: string[] = [],
+): Promise<Proc> {
   return startProcess(
-    ['node', '--expose-gc', '--import', './bench/heap-probe.mjs', 'dist/main.js'],
+    ['node', '--expose-gc', '--import', './bench/heap-probe.mjs', ...nodeFlags, 'dist/main.js'],
     { ...SERVER_ENV, MCP_MODE: mode, ...store },
     (line) => (line.includes('"msg":"listening"') ? (JSON.parse(line).port as number) : undefined),
   );
