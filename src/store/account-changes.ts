@@ -155,6 +155,8 @@ export function watchPostgresAccountChanges(
   // The accounts (`*`: any) whose own rows this process changed and has not yet announced.
   const unannounced = new Set<string>();
   let announcing = false;
+  // The statement on its way, if any: what is announced meanwhile waits for it and goes in the next one.
+  let sending: Promise<boolean> | undefined;
   /** Adds an account to announce: any account (`*`), or past this many at once, one notice for all. */
   const remember = (id: string) => {
     if (unannounced.has(id)) return;
@@ -168,27 +170,39 @@ export function watchPostgresAccountChanges(
 
   /**
    * Sends what is unannounced in one statement of its own (a transaction that writes nothing, so the
-   * notify lock is held without a WAL flush). While the connection is down it waits for the next; what
-   * a connection lost with the statement in flight is sent again on the next. A process that dies first
-   * loses it: other replicas then keep those answers until VIEWER_RESULT_MAX_AGE_MS, as for a lost notice.
+   * notify lock is held without a WAL flush), one statement at a time: under load each turn's writes
+   * would otherwise queue a statement of their own behind the one in flight, where one for all of them
+   * does. While the connection is down it waits for the next; what a connection lost with the statement
+   * in flight is sent again on the next. A process that dies first loses it: other replicas then keep
+   * those answers until VIEWER_RESULT_MAX_AGE_MS, as for a lost notice.
    */
   const announce = async () => {
     announcing = false;
     const sender = client;
-    if (!live || !sender || unannounced.size === 0) return;
+    if (sending || !live || !sender || unannounced.size === 0) return;
     const ids = [...unannounced];
     unannounced.clear();
-    await sender
+    sending = sender
       .query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
         ACCOUNT_CHANGE_CHANNEL,
         ids.map((id) => `${schema} ${OWNED_ROWS_CHANGE} ${id}`),
       ])
-      .catch(() => {
-        for (const id of ids) remember(id);
-      });
+      .then(
+        () => true,
+        () => {
+          for (const id of ids) remember(id);
+          return false;
+        },
+      );
+    const sent = await sending;
+    sending = undefined;
+    // What was announced meanwhile goes next. After a failure, only on a connection that has replaced
+    // the one that failed; on the same one it waits for the next write (a statement the database keeps
+    // refusing would otherwise be sent in a loop).
+    if (sent || client !== sender) scheduleAnnouncement();
   };
   const scheduleAnnouncement = () => {
-    if (announcing || unannounced.size === 0) return;
+    if (announcing || sending || unannounced.size === 0) return;
     announcing = true;
     setImmediate(() => void announce());
   };
@@ -262,7 +276,9 @@ export function watchPostgresAccountChanges(
       scheduleAnnouncement();
     },
     async close() {
-      // The last writes' notices go out before the connection closes (a server draining, say).
+      // The last writes' notices go out before the connection closes (a server draining, say): the
+      // statement on its way, then the rest.
+      await sending;
       await announce();
       closed = true;
       live = false;

@@ -3,7 +3,8 @@
  * answered (a route that went dead, a pooler whose backend froze) neither fails nor closes, so without a
  * deadline the feed would wait on it for good and stay not live (every signed-in request asking the
  * store) long after the database answers again; one that goes silent is probed by keep-alive within
- * seconds; and the notices it hears are those of the schema the search path resolves to.
+ * seconds; it sends its own writes' announcements one statement at a time, the last ones before it
+ * closes; and the notices it hears are those of the schema the search path resolves to.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -50,6 +51,67 @@ async function blackHoleFirst(held: number): Promise<{ url: string; accepted: ()
   return { url: proxied.toString(), accepted: () => accepted };
 }
 
+/**
+ * A loopback port in front of PostgreSQL that counts the announcement statements its clients send (each
+ * carries the statement's text: the feed's is unnamed) and can hold PostgreSQL's replies, so that a
+ * statement the database has run stays on its way for the client.
+ */
+async function countingProxy(): Promise<{
+  url: string;
+  statements: () => number;
+  hold: (on: boolean) => void;
+}> {
+  const target = new URL(url!);
+  const sockets = new Set<net.Socket>();
+  const held: (() => void)[] = [];
+  let holding = false;
+  let statements = 0;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => (socket === client ? upstream : client).destroy());
+      socket.on('close', () => (socket === client ? upstream : client).destroy());
+    }
+    client.on('data', (chunk) => {
+      statements += chunk.toString('latin1').split('pg_notify($1, payload)').length - 1;
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => (holding ? held.push(() => client.write(chunk)) : client.write(chunk)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const proxied = new URL(url!);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: proxied.toString(),
+    statements: () => statements,
+    hold(on) {
+      holding = on;
+      if (!on) for (const release of held.splice(0)) release();
+    },
+  };
+}
+
+/** A connection listening to the feed's channel, with what it heard of `schema`'s notices. */
+async function listenTo(schema: string): Promise<string[]> {
+  const listener = new pg.Client({ connectionString: url });
+  await listener.connect();
+  cleanups.push(() => listener.end());
+  const heard: string[] = [];
+  listener.on('notification', ({ payload }) => {
+    if (payload?.startsWith(`${schema} `)) heard.push(payload.slice(schema.length + 1));
+  });
+  await listener.query('listen moviedb_account_changed');
+  return heard;
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
   it('gives up on a connection that is accepted and never answered, reconnects, and is live again', async () => {
     const { url: heldUrl, accepted } = await blackHoleFirst(1);
@@ -87,19 +149,12 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     const changes = watchPostgresAccountChanges(url!, schema);
     cleanups.push(() => changes.close());
     await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
-    const listener = new pg.Client({ connectionString: url });
-    await listener.connect();
-    cleanups.push(() => listener.end());
-    const heard: string[] = [];
-    listener.on('notification', ({ payload }) => {
-      if (payload?.startsWith(`${schema} `)) heard.push(payload.slice(schema.length + 1));
-    });
-    await listener.query('listen moviedb_account_changed');
+    const heard = await listenTo(schema);
     /** What the feed sent for `act`'s turn, up to a notice sent after it on the feed's own connection. */
     const announced = async (act: () => void) => {
       heard.length = 0;
       act();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       changes.announceOwnedRows(-1);
       await expect.poll(() => heard.at(-1), { timeout: 5000, interval: 10 }).toBe('owned -1');
       return heard.slice(0, -1);
@@ -121,6 +176,49 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
         changes.announceOwnedRows(8);
       }),
     ).toEqual(['owned *']);
+  });
+
+  it('sends one announcement at a time: the turns that announce while one is on its way share the next statement', async () => {
+    // Under load every turn has writes to announce: a statement per turn queued behind the one in flight
+    // cost the server and the database a round trip each (and pg 8 warns of the queue it would keep).
+    const schema = `feed queue ${randomBytes(6).toString('hex')}`;
+    const proxy = await countingProxy();
+    const changes = watchPostgresAccountChanges(proxy.url, schema);
+    cleanups.push(() => changes.close());
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const heard = await listenTo(schema);
+    proxy.hold(true);
+    changes.announceOwnedRows(1);
+    await expect.poll(() => heard, { timeout: 5000, interval: 10 }).toEqual(['owned 1']);
+    for (const id of [2, 3, 4]) {
+      changes.announceOwnedRows(id);
+      await nextTurn();
+      await nextTurn();
+    }
+    expect(proxy.statements()).toBe(1);
+    proxy.hold(false);
+    await expect
+      .poll(() => heard, { timeout: 5000, interval: 10 })
+      .toEqual(['owned 1', 'owned 2', 'owned 3', 'owned 4']);
+    expect(proxy.statements()).toBe(2);
+  });
+
+  it('closing sends what is announced while a statement is on its way, after it', async () => {
+    const schema = `feed close ${randomBytes(6).toString('hex')}`;
+    const proxy = await countingProxy();
+    const changes = watchPostgresAccountChanges(proxy.url, schema);
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const heard = await listenTo(schema);
+    proxy.hold(true);
+    changes.announceOwnedRows(1);
+    await expect.poll(() => heard, { timeout: 5000, interval: 10 }).toEqual(['owned 1']);
+    changes.announceOwnedRows(2);
+    const closed = changes.close();
+    await nextTurn();
+    proxy.hold(false);
+    await closed;
+    await expect.poll(() => heard, { timeout: 5000, interval: 10 }).toEqual(['owned 1', 'owned 2']);
+    expect(proxy.statements()).toBe(2);
   });
 
   it('without DATABASE_SCHEMA, hears the notices that name the schema its search path resolves to, spaces and all', async () => {
