@@ -36,7 +36,7 @@ export function partOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
   const module = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (module) return module[1]!;
-  const ours = /\/(?:dist|src)\/(?:([^/]+)\/)?[^/]+$/.exec(url);
+  const ours = /\/(?:dist|src)\/(?:([^/]+)\/)?.+$/.exec(url);
   if (ours) return `moviedb ${ours[1] ?? '(top)'}`;
   const node = /^node:(?:internal\/)?([^/]+)/.exec(url);
   if (node) return `node ${node[1]}`;

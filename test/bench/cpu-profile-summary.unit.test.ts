@@ -14,6 +14,7 @@ describe('partOf names the part of the server a frame ran in', () => {
     ],
     ['file:///app/node_modules/a/node_modules/pino/lib/proto.js', 'write', 'pino'],
     ['file:///app/dist/mcp/tool-runner.js', 'run', 'moviedb mcp'],
+    ['file:///app/dist/graphql/policies/store-policy.js', 'run', 'moviedb graphql'],
     ['file:///app/dist/app.js', 'createApp', 'moviedb (top)'],
     ['node:internal/streams/writable', 'write', 'node streams'],
     ['node:_http_server', 'emit', 'node _http_server'],
