@@ -203,6 +203,22 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     expect(proxy.statements()).toBe(2);
   });
 
+  it('sends a refused announcement again with the next one, never in a loop', async () => {
+    // A payload over PostgreSQL's 8,000 bytes is refused every time: the schema here is that long.
+    const proxy = await countingProxy();
+    const changes = watchPostgresAccountChanges(proxy.url, `feed refused ${'x'.repeat(8000)}`);
+    cleanups.push(() => changes.close());
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    changes.announceOwnedRows(1);
+    await expect.poll(() => proxy.statements(), { timeout: 5000, interval: 10 }).toBe(1);
+    // Proving that nothing more is sent takes time: a loop would send one per round trip, dozens by now.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(proxy.statements()).toBe(1);
+    changes.announceOwnedRows(2);
+    await expect.poll(() => proxy.statements(), { timeout: 5000, interval: 10 }).toBe(2);
+    expect(changes.live()).toBe(true);
+  });
+
   it('closing sends what is announced while a statement is on its way, after it', async () => {
     const schema = `feed close ${randomBytes(6).toString('hex')}`;
     const proxy = await countingProxy();
