@@ -17,6 +17,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import { loadPg } from './load-pg.js';
+import { ANY_ACCOUNT, createAnnouncer } from './owned-rows-announcer.js';
 
 /** An account id that changed, or null: any account may have changed (forget them all). */
 export type AccountChangeListener = (userId: number | null) => void;
@@ -40,8 +41,9 @@ export interface AccountChanges {
    * Tells every replica that this account's own rows (null: any account's) changed in a write this
    * process has committed, on a connection whose trigger stays silent (change-notices.ts). Call it once
    * the commit is acknowledged, never before: a replica told early could keep what it read before the
-   * commit. Never waits: on PostgreSQL the notices of one turn of the event loop go out together, on the
-   * feed's own connection, after the write's answer.
+   * commit. Never waits: on PostgreSQL the accounts go out on the feed's own connection after the
+   * write's answer, one statement at a time, those of the writes made meanwhile in the next
+   * (owned-rows-announcer.ts).
    */
   announceOwnedRows(userId: number | null): void;
   close(): Promise<void>;
@@ -117,8 +119,6 @@ export function watchSqliteAccountChanges(file: SqliteDatabase.Database): Accoun
   };
 }
 
-/** The most accounts kept to announce one by one; past it, one notice says any account changed. */
-const MAX_UNANNOUNCED = 1000;
 /** Reconnection backs off to this and stays there while PostgreSQL is away. */
 const MAX_RECONNECT_DELAY_MS = 2000;
 /** As the pool's connection timeout (src/store/database.ts). */
@@ -152,60 +152,20 @@ export function watchPostgresAccountChanges(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let attempt = 0;
-  // The accounts (`*`: any) whose own rows this process changed and has not yet announced.
-  const unannounced = new Set<string>();
-  let announcing = false;
-  // The statement on its way, if any: what is announced meanwhile waits for it and goes in the next one.
-  let sending: Promise<boolean> | undefined;
-  /** Adds an account to announce: any account (`*`), or past this many at once, one notice for all. */
-  const remember = (id: string) => {
-    if (unannounced.has(id)) return;
-    if (id === '*' || unannounced.has('*') || unannounced.size >= MAX_UNANNOUNCED) {
-      unannounced.clear();
-      unannounced.add('*');
-    } else {
-      unannounced.add(id);
-    }
-  };
-
-  /**
-   * Sends what is unannounced in one statement of its own (a transaction that writes nothing, so the
-   * notify lock is held without a WAL flush), one statement at a time: under load each turn's writes
-   * would otherwise queue a statement of their own behind the one in flight, where one for all of them
-   * does. While the connection is down it waits for the next; what a connection lost with the statement
-   * in flight is sent again on the next. A process that dies first loses it: other replicas then keep
-   * those answers until VIEWER_RESULT_MAX_AGE_MS, as for a lost notice.
-   */
-  const announce = async () => {
-    announcing = false;
-    const sender = client;
-    if (sending || !live || !sender || unannounced.size === 0) return;
-    const ids = [...unannounced];
-    unannounced.clear();
-    sending = sender
-      .query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
-        ACCOUNT_CHANGE_CHANNEL,
-        ids.map((id) => `${schema} ${OWNED_ROWS_CHANGE} ${id}`),
-      ])
-      .then(
-        () => true,
-        () => {
-          for (const id of ids) remember(id);
-          return false;
-        },
-      );
-    const sent = await sending;
-    sending = undefined;
-    // What was announced meanwhile goes next. After a failure, only on a connection that has replaced
-    // the one that failed; on the same one it waits for the next write (a statement the database keeps
-    // refusing would otherwise be sent in a loop).
-    if (sent || client !== sender) scheduleAnnouncement();
-  };
-  const scheduleAnnouncement = () => {
-    if (announcing || sending || unannounced.size === 0) return;
-    announcing = true;
-    setImmediate(() => void announce());
-  };
+  // This process's own watch-list writes, announced on the feed's connection once they have committed: a
+  // statement of their own, a transaction that writes nothing, so the notify lock is held without a WAL
+  // flush (change-notices.ts). While the connection is down they wait for the next; a process that dies
+  // first loses them, and other replicas then keep those answers until VIEWER_RESULT_MAX_AGE_MS, as for
+  // a lost notice.
+  const announcer = createAnnouncer({
+    send: (ids) =>
+      live && client
+        ? client.query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
+            ACCOUNT_CHANGE_CHANNEL,
+            ids.map((id) => `${schema} ${OWNED_ROWS_CHANGE} ${id}`),
+          ])
+        : undefined,
+  });
 
   const lost = (error?: Error) => {
     if (error && live) options.onConnectionError?.(error);
@@ -262,7 +222,7 @@ export function watchPostgresAccountChanges(
     listeners.emit(null);
     owned.emit(null);
     live = true;
-    scheduleAnnouncement();
+    announcer.wake();
   }
 
   void connect();
@@ -272,14 +232,11 @@ export function watchPostgresAccountChanges(
     onChange: listeners.add,
     onOwnedRowsChange: owned.add,
     announceOwnedRows(userId) {
-      remember(userId === null ? '*' : String(userId));
-      scheduleAnnouncement();
+      announcer.add(userId === null ? ANY_ACCOUNT : String(userId));
     },
     async close() {
-      // The last writes' notices go out before the connection closes (a server draining, say): the
-      // statement on its way, then the rest.
-      await sending;
-      await announce();
+      // The last writes' notices go out before the connection closes (a server draining, say).
+      await announcer.flush();
       closed = true;
       live = false;
       clearTimeout(retry);

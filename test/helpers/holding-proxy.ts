@@ -1,9 +1,9 @@
 /**
- * A loopback TCP proxy in front of Redis that keeps bytes instead of passing them on: Redis's answers
- * only (its commands run, the server waits for what they returned), or both ways (a stall: commands
- * wait unexecuted, as on a congested link, and run when it clears). What it keeps is delivered, in
- * order, on release. It also counts what the server sent while keeping, so a test knows its requests
- * reached their Redis call before it cuts them.
+ * A loopback TCP proxy in front of Redis or PostgreSQL that keeps bytes instead of passing them on: the
+ * answers only (the commands or statements run, the client waits for what they returned), or both ways
+ * (a stall: commands wait unexecuted, as on a congested link, and run when it clears). What it keeps is
+ * delivered, in order, on release. It also counts what the client sent, so a test knows its requests
+ * reached their Redis call before it cuts them, or how many statements went out.
  */
 import net from 'node:net';
 
@@ -15,7 +15,7 @@ export interface HoldingProxy {
   stall(): void;
   /** Deliver everything kept, in order, and pass bytes on again. */
   release(): void;
-  /** How often `text` occurs in what the server sent since the last holdAnswers or stall. */
+  /** How often `text` occurs in what the client sent since the proxy started, or the last holdAnswers or stall. */
   sentCount(text: string): number;
   close(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export async function startHoldingProxy(targetHost: string, targetPort: number):
     const pair: Pair = { client, upstream, toUpstream: [], toClient: [] };
     pairs.add(pair);
     client.on('data', (chunk: Buffer) => {
-      if (mode !== 'pass') sent += chunk.toString('latin1');
+      sent += chunk.toString('latin1');
       if (mode === 'stall') pair.toUpstream.push(chunk);
       else upstream.write(chunk);
     });
