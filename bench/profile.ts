@@ -3,12 +3,14 @@
  * and cases are `npm run bench`'s (bench-cases.ts), started the same way with V8's sampling profiler
  * beside them (bench/cpu-profile-probe.mjs); each case is warmed up, then loaded at BENCH_CONNECTIONS for
  * BENCH_PROFILE_SECONDS with the profiler on, and its profile is summarized per answered call: by part
- * (a package, a folder of ours, Node's own modules, GC) and by function (bench/cpu-profile-summary.ts).
- * The .cpuprofile files are kept, for Chrome DevTools' Performance panel.
+ * (a package, a folder of ours, Node's own modules, GC) and by function (bench/cpu-profile-summary.ts),
+ * beside the server's CPU per call as `npm run bench` measures it. The .cpuprofile files are kept, for
+ * Chrome DevTools' Performance panel.
  *
- * Settings (environment): BENCH_PROFILE_CASES (words a case's name must contain, comma-separated: `myWatchlist,
- * toggling`; every case with a target by default), BENCH_PROFILE_SECONDS (10), BENCH_PROFILE_TOP (15
- * functions), and npm run bench's BENCH_STORES, BENCH_DATABASE_URL and BENCH_CONNECTIONS.
+ * Settings (environment): BENCH_PROFILE_CASES (words a case's name must contain, comma-separated:
+ * `myWatchlist,toggling`; every case with a target by default; the bare baseline has no profiler),
+ * BENCH_PROFILE_SECONDS (10), BENCH_PROFILE_TOP (15 functions), and npm run bench's BENCH_STORES,
+ * BENCH_DATABASE_URL and BENCH_CONNECTIONS.
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,53 +19,74 @@ import path from 'node:path';
 import { benchCases } from './bench-cases.js';
 import { summarizeCpuProfile, type CpuProfile, type ProfileRow } from './cpu-profile-summary.js';
 import { createFreshStores } from './fresh-stores.js';
+import type { Case } from './measure.js';
 import { initialize, token, watchlistItems } from './requests.js';
 import { settings } from './settings.js';
-import type { Proc } from './start-process.js';
+import { probe, type Proc } from './start-process.js';
 import { startApp, startBareServer } from './start-servers.js';
 
-const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
-const top = Number(process.env.BENCH_PROFILE_TOP ?? 15);
-const wanted = process.env.BENCH_PROFILE_CASES?.split(',').map((word) => word.trim());
+const { seconds, top, cases: wanted } = settings.profile;
 const profiles = mkdtempSync(path.join(tmpdir(), 'moviedb-profile-'));
 
-/** Sends a command to the server's profiler and, for `stop`, waits for the profile it wrote. */
-function profiler(proc: Proc) {
-  const send = (line: string) => proc.child.stdin.write(`${line}\n`);
-  return {
-    start: () => send('start'),
-    stop: (file: string) =>
-      new Promise<CpuProfile>((resolve) => {
-        const written = (chunk: Buffer) => {
-          if (!chunk.toString().includes('"cpuProfile"')) return;
-          proc.child.stdout.off('data', written);
-          resolve(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
-        };
-        proc.child.stdout.on('data', written);
-        send(`stop ${file}`);
-      }),
-  };
+/** Sends a command to the server's profiler and waits for what it reports. */
+async function profiler(proc: Proc, command: string, expected: 'started' | 'written'): Promise<void> {
+  const reported = proc.nextLine((line) => line.startsWith('{"cpuProfile"'));
+  proc.child.stdin.write(`${command}\n`);
+  const report = JSON.parse(await reported) as { cpuProfile: string; error?: string };
+  if (report.cpuProfile !== expected) throw new Error(`the profiler: ${report.error ?? report.cpuProfile}`);
 }
 
-const load = (options: autocannon.Options, duration: number) =>
-  autocannon({ ...options, duration, connections: settings.connections });
+const load = (c: Case, duration: number) =>
+  autocannon({
+    ...c.options,
+    duration,
+    connections: settings.connections,
+    ...(c.isResult ? { verifyBody: (body: unknown) => c.isResult!(String(body)) } : {}),
+  });
 
 const row = (r: ProfileRow) => ({
   µs: Number(r.microsPerCall.toFixed(1)),
   share: `${(r.share * 100).toFixed(1)}%`,
 });
 
+/** One case: warmed up, then loaded with the profiler on; its profile and CPU per answered call. */
+async function profileCase(c: Case, file: string, storeName: string): Promise<void> {
+  await load(c, 2);
+  const before = await probe(c.proc);
+  await profiler(c.proc, 'start', 'started');
+  const result = await load(c, seconds);
+  await profiler(c.proc, `stop ${file}`, 'written');
+  const after = await probe(c.proc);
+  const answered = result['2xx'] - result.mismatches;
+  const failed = result.requests.total - answered + result.errors + result.timeouts;
+  const summary = summarizeCpuProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, answered, top);
+  console.log(
+    `\n${storeName}: ${c.name}: ${answered} calls answered` +
+      (failed > 0 ? ` (${failed} FAILED: errors, timeouts, non-2xx or not a result)` : '') +
+      `, ${summary.sampledMicrosPerCall.toFixed(0)} µs sampled and ` +
+      `${((after.cpuMicros - before.cpuMicros) / answered).toFixed(0)} µs of CPU per call (${file})`,
+  );
+  console.table(
+    Object.fromEntries(summary.parts.filter((p) => p.share >= 0.005).map((p) => [p.name, row(p)])),
+  );
+  console.table(Object.fromEntries(summary.functions.map((f) => [f.name, row(f)])));
+}
+
 async function profileStore(url: string | undefined): Promise<void> {
   const storeName = url ? 'PostgreSQL' : 'SQLite';
   const dataDir = mkdtempSync(path.join(tmpdir(), 'moviedb-profile-data-'));
   const stores = createFreshStores(url);
-  const probe = ['--import', './bench/cpu-profile-probe.mjs'];
+  const withProfiler = ['--import', './bench/cpu-profile-probe.mjs'];
   const procs: Proc[] = [];
+  const started = (proc: Proc) => (procs.push(proc), proc);
   try {
-    const bare = await startBareServer();
-    const sessions = await startApp('sessions', stores.storeIn(path.join(dataDir, 'sessions')), probe);
-    const stateless = await startApp('stateless', stores.storeIn(path.join(dataDir, 'stateless')), probe);
-    procs.push(bare, sessions, stateless);
+    const bare = started(await startBareServer());
+    const sessions = started(
+      await startApp('sessions', stores.storeIn(path.join(dataDir, 'sessions')), withProfiler),
+    );
+    const stateless = started(
+      await startApp('stateless', stores.storeIn(path.join(dataDir, 'stateless')), withProfiler),
+    );
     const bearer = await token(sessions.port);
     const init = await initialize(sessions.port, bearer);
     await init.text();
@@ -77,24 +100,16 @@ async function profileStore(url: string | undefined): Promise<void> {
       sessionId: init.headers.get('mcp-session-id')!,
       items: await watchlistItems(sessions.port, bearer, settings.connections),
     });
-    const chosen = cases.filter((c) =>
-      wanted ? wanted.some((word) => c.name.includes(word)) : c.target !== undefined,
+    const chosen = cases.filter(
+      (c) =>
+        c.proc !== bare && (wanted ? wanted.some((word) => c.name.includes(word)) : c.target !== undefined),
     );
-    for (const [i, c] of chosen.entries()) {
-      await load(c.options, 2);
-      const file = path.join(profiles, `${storeName}-${i}.cpuprofile`);
-      const { start, stop } = profiler(c.proc);
-      start();
-      const result = await load(c.options, seconds);
-      const summary = summarizeCpuProfile(await stop(file), result.requests.total, top);
-      console.log(
-        `\n${storeName}: ${c.name}: ${result.requests.total} calls, ` +
-          `${summary.sampledMicrosPerCall.toFixed(0)} µs sampled per call (${file})`,
+    for (const c of chosen) {
+      const file = path.join(
+        profiles,
+        `${storeName} ${c.name.replaceAll(/[^\w.-]+/g, ' ').trim()}.cpuprofile`,
       );
-      console.table(
-        Object.fromEntries(summary.parts.filter((p) => p.share >= 0.005).map((p) => [p.name, row(p)])),
-      );
-      console.table(Object.fromEntries(summary.functions.map((f) => [f.name, row(f)])));
+      await profileCase(c, file, storeName);
     }
   } finally {
     for (const proc of procs) proc.child.kill('SIGTERM');

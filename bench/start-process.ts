@@ -22,6 +22,8 @@ export interface Proc {
   port: number;
   /** Resolves with the next heap and CPU report the probe prints. */
   nextProbe(): Promise<Probe>;
+  /** Resolves with the next line of stdout that `match` accepts; rejects if the process exits first. */
+  nextLine(match: (line: string) => boolean): Promise<string>;
   /** While set, receives the `ms` of every access line the server writes (its own view of latency). */
   onAccess?: (ms: number) => void;
 }
@@ -40,14 +42,26 @@ export async function startProcess(
   const child = spawn(command!, rest, { env: { ...process.env, ...env } });
   child.stderr.on('data', (chunk) => process.stderr.write(chunk));
   const probeWaiters: ((probe: Probe) => void)[] = [];
+  const lineWaiters = new Set<{ match: (line: string) => boolean; resolve: (line: string) => void }>();
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code})`))),
+  );
+  exited.catch(() => undefined);
+  const nextLine = (match: (line: string) => boolean) =>
+    Promise.race([new Promise<string>((resolve) => lineWaiters.add({ match, resolve })), exited]);
   return new Promise((resolve, reject) => {
     let proc: Proc | undefined;
     createInterface({ input: child.stdout }).on('line', (line) => {
+      for (const waiter of lineWaiters) {
+        if (!waiter.match(line)) continue;
+        lineWaiters.delete(waiter);
+        waiter.resolve(line);
+      }
       if (line.includes('"heapUsed"')) return probeWaiters.shift()?.(JSON.parse(line) as Probe);
       if (proc?.onAccess && line.includes('"msg":"request"')) return proc.onAccess(JSON.parse(line).ms);
       const port = proc ? undefined : readyLine(line);
       if (port) {
-        proc = { child, port, nextProbe: () => new Promise((r) => probeWaiters.push(r)) };
+        proc = { child, port, nextProbe: () => new Promise((r) => probeWaiters.push(r)), nextLine };
         resolve(proc);
       }
     });
