@@ -17,7 +17,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import { loadPg } from './load-pg.js';
-import { ANY_ACCOUNT, createAnnouncer } from './owned-rows-announcer.js';
+import { ANY_ACCOUNT, createAnnouncer, isRefusal } from './owned-rows-announcer.js';
 
 /** An account id that changed, or null: any account may have changed (forget them all). */
 export type AccountChangeListener = (userId: number | null) => void;
@@ -158,13 +158,22 @@ export function watchPostgresAccountChanges(
   // first loses them, and other replicas then keep those answers until VIEWER_RESULT_MAX_AGE_MS, as for
   // a lost notice.
   const announcer = createAnnouncer({
-    send: (ids) =>
-      live && client
-        ? client.query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
-            ACCOUNT_CHANGE_CHANNEL,
-            ids.map((id) => `${schema} ${OWNED_ROWS_CHANGE} ${id}`),
-          ])
-        : undefined,
+    send(ids) {
+      const sender = client;
+      if (!live || !sender) return undefined;
+      return sender
+        .query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
+          ACCOUNT_CHANGE_CHANNEL,
+          ids.map((id) => `${schema} ${OWNED_ROWS_CHANGE} ${id}`),
+        ])
+        .catch((error: unknown) => {
+          // No answer in time (pg's query timeout) from a connection that looks alive: it would not
+          // deliver notices either, and pg would queue every later statement behind this one. Dropped
+          // and opened anew, as a lost connection; meanwhile nothing is live.
+          if (!isRefusal(error) && client === sender) lost(error as Error);
+          throw error;
+        });
+    },
   });
 
   const lost = (error?: Error) => {

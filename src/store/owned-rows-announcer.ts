@@ -30,8 +30,8 @@ export interface Announcer {
   flush(): Promise<void>;
 }
 
-/** A SQLSTATE: five digits or capitals (pg sets it on an error the database answered with). */
-const isRefusal = (error: unknown) =>
+/** Whether the database answered with this error (a SQLSTATE: five digits or capitals, as pg sets it). */
+export const isRefusal = (error: unknown) =>
   typeof (error as { code?: unknown })?.code === 'string' &&
   /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
 

@@ -4,7 +4,8 @@
  * deadline the feed would wait on it for good and stay not live (every signed-in request asking the
  * store) long after the database answers again; one that goes silent is probed by keep-alive within
  * seconds; it sends its own writes' announcements one statement at a time, the last ones before it
- * closes; and the notices it hears are those of the schema the search path resolves to.
+ * closes, and takes one that gets no answer in time for a dead connection; and the notices it hears
+ * are those of the schema the search path resolves to.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -188,6 +189,34 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     await closed;
     await expect.poll(() => heard, { timeout: 5000, interval: 10 }).toEqual(['owned 1', 'owned 2']);
     expect(statements()).toBe(2);
+  });
+
+  it('takes an announcement with no answer in time for a dead connection: not live, reported, then connected again', async () => {
+    // A connection that looks alive but answers nothing would deliver no notices either; pg's query
+    // timeout (connectTimeoutMs) gives up on the statement but leaves it queued ahead of every later one.
+    const schema = `feed stalled ${randomBytes(6).toString('hex')}`;
+    const { proxy, url: proxied } = await holdingProxy();
+    const errors: Error[] = [];
+    const changes = watchPostgresAccountChanges(proxied, schema, {
+      connectTimeoutMs: 300,
+      onConnectionError: (error) => errors.push(error),
+    });
+    cleanups.push(() => changes.close());
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const heard = await listenTo(schema);
+    proxy.holdAnswers();
+    changes.announceOwnedRows(1);
+    await expect.poll(() => heard, { timeout: 5000, interval: 10 }).toEqual(['owned 1']);
+    changes.announceOwnedRows(2);
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 10 }).toBe(false);
+    expect(errors).toHaveLength(1);
+    proxy.release();
+    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    // The statement given up on had run, and is sent again with what waited behind it: forgetting an
+    // account twice is harmless, missing it is not.
+    await expect
+      .poll(() => heard, { timeout: 5000, interval: 10 })
+      .toEqual(['owned 1', 'owned 2', 'owned 1']);
   });
 
   it('replaces an announcement PostgreSQL refuses by one for any account, sent with the next write', async () => {
