@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Config } from './config.js';
 import { urlHost } from './http/url-host.js';
+import { closeServer, type CloseServerOptions } from './http/close-server.js';
 import { createApp } from './app.js';
 import { resolveJwtSecret } from './auth/resolve-jwt-secret.js';
 import { createTokenService, type TokenService } from './auth/tokens.js';
@@ -35,6 +36,12 @@ import { openDatabase } from './store/database.js';
 import { createStore, type Store } from './store/index.js';
 import { startTracing } from './telemetry/start-tracing.js';
 
+/**
+ * After the drain settled, the open connections carry their next request (a 503 with Connection: close)
+ * until none came for 100 ms, 1 s at most; then every socket is cut.
+ */
+const CLOSE_AFTER_DRAIN = { quietMs: 100, maxMs: 1000 };
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -63,6 +70,11 @@ export interface ServerOptions {
    * tests shorten them so that proving the bounds does not mean waiting them out.
    */
   httpTimeouts?: { headersMs: number; requestMs: number };
+  /**
+   * After the drain settled, how long connections may carry one more request (CLOSE_AFTER_DRAIN): tests
+   * lengthen it so that sending on an idle connection in time does not depend on the machine's speed.
+   */
+  closeAfterDrain?: CloseServerOptions;
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
@@ -277,9 +289,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const settled = await drain.settle(config.shutdown.graceMs);
     logger.info({ waitedFor: pending, settled, cut: drain.inFlight() }, 'draining: requests finished');
     await state.close();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    // Once the grace ran out, what is left is cut at once.
+    await closeServer(
+      server,
+      settled ? (options.closeAfterDrain ?? CLOSE_AFTER_DRAIN) : { quietMs: 0, maxMs: 0 },
+    );
     store.policy.dispose();
     await redis?.close();
     await accountChanges.close();

@@ -3,13 +3,15 @@
  * (any 127.x.y.z reaches a loopback server, so tests can play several client addresses), send a body
  * in parts, or keep a streaming response open.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from 'node:http';
 
 export interface RawOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
   localAddress?: string;
+  /** A keep-alive agent, to send several requests on one connection. */
+  agent?: Agent;
 }
 
 export interface RawResponse {
@@ -24,7 +26,12 @@ export function raw(url: string, options: RawOptions = {}): Promise<RawResponse>
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress },
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.localAddress,
+        agent: options.agent,
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');

@@ -39,6 +39,7 @@ export interface TestServerOptions {
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
   accountMaxAgeMs?: number;
   httpTimeouts?: ServerOptions['httpTimeouts'];
+  closeAfterDrain?: ServerOptions['closeAfterDrain'];
 }
 
 export async function startTestServer(
@@ -78,6 +79,7 @@ export async function startTestServer(
     onQuery: options.onQuery,
     accountMaxAgeMs: options.accountMaxAgeMs,
     httpTimeouts: options.httpTimeouts,
+    closeAfterDrain: options.closeAfterDrain,
   });
   return {
     ...server,

@@ -6,6 +6,7 @@
  * their headers were accepted (100 Continue) before the drain began, their bodies are sent during it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -197,6 +198,59 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
       expect(Date.now() - started).toBeLessThan(graceMs);
       for (const { stream } of listening) stream.close();
     } finally {
+      await server.stop();
+    }
+  });
+
+  it('answers a request sent on an idle keep-alive connection after the drain settled: a 503, not a reset', async () => {
+    // A busy client sends its next request on its open connection before it can see a close: cutting the
+    // idle sockets the moment the drain settled reset that request (one per busy client on a SIGTERM).
+    const server = await startTestServer(dialect, { closeAfterDrain: { quietMs: 10_000, maxMs: 20_000 } });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (options: { agent?: Agent } = {}) =>
+      raw(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: QUERY,
+        ...options,
+      });
+    try {
+      expect((await post({ agent })).status).toBe(200);
+      const closing = server.close();
+      // The server stopped accepting: only the connection already open can carry a request now.
+      await expect
+        .poll(() =>
+          post().then(
+            () => 'accepted',
+            (e: NodeJS.ErrnoException) => e.code,
+          ),
+        )
+        .toBe('ECONNREFUSED');
+      const refused = await post({ agent });
+      expect(isDrainRefusal(refused.status, refused.headers['retry-after'] as string, refused.body)).toBe(
+        true,
+      );
+      expect(refused.headers.connection).toBe('close');
+      // With its last connection closed by that answer, the server closes without waiting out the quiet.
+      await closing;
+    } finally {
+      agent.destroy();
+      await server.stop();
+    }
+  });
+
+  it('cuts an idle connection that sends nothing once the bound is over', async () => {
+    const server = await startTestServer(dialect, { closeAfterDrain: { quietMs: 60_000, maxMs: 200 } });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect((await raw(`${server.url}/healthz`, { agent })).status).toBe(200);
+      const socketClosed = new Promise((resolve) =>
+        Object.values(agent.freeSockets)[0]![0]!.once('close', resolve),
+      );
+      await server.close();
+      await socketClosed;
+    } finally {
+      agent.destroy();
       await server.stop();
     }
   });
