@@ -22,7 +22,7 @@ import { createFreshStores } from './fresh-stores.js';
 import type { Case } from './measure.js';
 import { initialize, token, watchlistItems } from './requests.js';
 import { settings } from './settings.js';
-import { probe, type Proc } from './start-process.js';
+import { probe, stopProcesses, type Proc } from './start-process.js';
 import { startApp, startBareServer } from './start-servers.js';
 
 const { seconds, top, cases: wanted } = settings.profile;
@@ -112,12 +112,7 @@ async function profileStore(url: string | undefined): Promise<void> {
       await profileCase(c, file, storeName);
     }
   } finally {
-    for (const proc of procs) proc.child.kill('SIGTERM');
-    await Promise.all(
-      procs.map((proc) =>
-        proc.child.exitCode === null ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined,
-      ),
-    );
+    await stopProcesses(procs);
     await stores.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import { measure, measureLatency, type Case, type Round, type SingleLatency } fr
 import { reportStore } from './report-store.js';
 import { initialize, token, watchlistItems } from './requests.js';
 import { settings } from './settings.js';
-import { probe, residentSet, type Proc } from './start-process.js';
+import { probe, residentSet, stopProcesses, type Proc } from './start-process.js';
 import { SERVER_ENV, startApp, startBareServer } from './start-servers.js';
 
 /** One store's figures for the table of both stores: ratio, p99/p50 and CPU per call of each case. */
@@ -101,12 +101,7 @@ export async function runStore(url: string | undefined): Promise<StoreSummary> {
     });
     return { store: storeName, cells, memory };
   } finally {
-    for (const proc of procs) proc.child.kill('SIGTERM');
-    await Promise.all(
-      procs.map((proc) =>
-        proc.child.exitCode === null ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined,
-      ),
-    );
+    await stopProcesses(procs);
     await stores.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

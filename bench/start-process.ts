@@ -86,3 +86,14 @@ export async function residentSet(proc: Proc): Promise<number> {
   if (!existsSync(status)) return (await probe(proc)).rss;
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(status, 'utf8'))![1]) * 1024;
 }
+
+/** Sends SIGTERM to each process still running and waits until all have exited. */
+export async function stopProcesses(procs: Proc[]): Promise<void> {
+  for (const proc of procs) proc.child.kill('SIGTERM');
+  await Promise.all(
+    procs.map((proc) => {
+      const running = proc.child.exitCode === null && proc.child.signalCode === null;
+      return running ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined;
+    }),
+  );
+}

@@ -53,16 +53,22 @@ async function blackHoleFirst(held: number): Promise<{ url: string; accepted: ()
   return { url: proxied.toString(), accepted: () => accepted };
 }
 
-/** The holding proxy in front of PostgreSQL, its URL, and how many announcements went through it. */
-async function holdingProxy() {
+/**
+ * A feed for `schema` connected through the holding proxy in front of PostgreSQL, once it is live, with
+ * how many announcements went through the proxy.
+ */
+async function feedThroughProxy(schema: string, options?: Parameters<typeof watchPostgresAccountChanges>[2]) {
   const target = new URL(url!);
   const proxy = await startHoldingProxy(target.hostname, Number(target.port || 5432));
   cleanups.push(() => proxy.close());
   const proxied = new URL(url!);
   proxied.hostname = '127.0.0.1';
   proxied.port = String(proxy.port);
+  const changes = watchPostgresAccountChanges(proxied.toString(), schema, options);
+  cleanups.push(() => changes.close());
+  await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
   // The statement's text travels with each (the feed's is unnamed), its payloads beside it.
-  return { proxy, url: proxied.toString(), statements: () => proxy.sentCount('pg_notify($1, payload)') };
+  return { proxy, changes, statements: () => proxy.sentCount('pg_notify($1, payload)') };
 }
 
 /** A connection listening to the feed's channel, with what it heard of `schema`'s notices. */
@@ -150,10 +156,7 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     // The announcer's rules are unit-tested (owned-rows-announcer.unit.test.ts); this is the real
     // connection: a statement PostgreSQL has run whose answer has not come back is still on its way.
     const schema = `feed queue ${randomBytes(6).toString('hex')}`;
-    const { proxy, url: proxied, statements } = await holdingProxy();
-    const changes = watchPostgresAccountChanges(proxied, schema);
-    cleanups.push(() => changes.close());
-    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const { proxy, statements, changes } = await feedThroughProxy(schema);
     const heard = await listenTo(schema);
     proxy.holdAnswers();
     changes.announceOwnedRows(1);
@@ -174,10 +177,7 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
 
   it('closing sends what is announced while a statement is on its way, after it', async () => {
     const schema = `feed close ${randomBytes(6).toString('hex')}`;
-    const { proxy, url: proxied, statements } = await holdingProxy();
-    const changes = watchPostgresAccountChanges(proxied, schema);
-    cleanups.push(() => changes.close());
-    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const { proxy, statements, changes } = await feedThroughProxy(schema);
     const heard = await listenTo(schema);
     proxy.holdAnswers();
     changes.announceOwnedRows(1);
@@ -195,14 +195,11 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
     // A connection that looks alive but answers nothing would deliver no notices either; pg's query
     // timeout (connectTimeoutMs) gives up on the statement but leaves it queued ahead of every later one.
     const schema = `feed stalled ${randomBytes(6).toString('hex')}`;
-    const { proxy, url: proxied } = await holdingProxy();
     const errors: Error[] = [];
-    const changes = watchPostgresAccountChanges(proxied, schema, {
+    const { proxy, changes } = await feedThroughProxy(schema, {
       connectTimeoutMs: 300,
       onConnectionError: (error) => errors.push(error),
     });
-    cleanups.push(() => changes.close());
-    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
     const heard = await listenTo(schema);
     proxy.holdAnswers();
     changes.announceOwnedRows(1);
@@ -221,10 +218,7 @@ describe.skipIf(!url)('the PostgreSQL account-change feed', () => {
 
   it('replaces an announcement PostgreSQL refuses by one for any account, sent with the next write', async () => {
     // A payload over PostgreSQL's 8,000 bytes is refused (SQLSTATE 22023): the schema here is that long.
-    const { proxy, url: proxied, statements } = await holdingProxy();
-    const changes = watchPostgresAccountChanges(proxied, `feed refused ${'x'.repeat(8000)}`);
-    cleanups.push(() => changes.close());
-    await expect.poll(() => changes.live(), { timeout: 5000, interval: 20 }).toBe(true);
+    const { proxy, statements, changes } = await feedThroughProxy(`feed refused ${'x'.repeat(8000)}`);
     changes.announceOwnedRows(1);
     await expect.poll(statements, { timeout: 5000, interval: 10 }).toBe(1);
     changes.announceOwnedRows(2);
