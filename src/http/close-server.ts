@@ -4,12 +4,12 @@
  * http.Server's close() cuts every idle keep-alive socket at once, and a busy client sends its next
  * request on one before it has seen the close: that request was reset (about one per busy client on a
  * SIGTERM under load). Here the server only stops accepting (a client that connects now is refused, so it
- * knows nothing was sent), and the open connections get to carry their next request, which the drain
- * answers 503 with Connection: close. Once no request arrived for `quietMs` (the clients left are idle:
+ * knows nothing was sent), and the open connections get to carry their next request, answered with
+ * Connection: close (the drain's 503; a probe's answer). Once no request arrived for `quietMs` (the clients left are idle:
  * nothing of theirs is on the way), or after `maxMs` in all, the remaining sockets are cut.
  */
 import net from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 export interface CloseServerOptions {
   /** How long without a new request before the idle sockets are cut. */
@@ -23,8 +23,14 @@ export async function closeServer(server: Server, { quietMs, maxMs }: CloseServe
   // net.Server's close stops accepting; http.Server's would also cut the idle sockets (done last, below).
   net.Server.prototype.close.call(server);
   let lastRequest = Date.now();
-  const onRequest = () => (lastRequest = Date.now());
-  server.on('request', onRequest);
+  // Every answer closes its connection, the probes' too (the drain refuses the rest with Connection:
+  // close already): a keep-alive poller of /healthz would otherwise hold the window open to its end and
+  // have its request cut. First in line, before the app answers.
+  const onRequest = (_req: IncomingMessage, res: ServerResponse) => {
+    lastRequest = Date.now();
+    res.setHeader('Connection', 'close');
+  };
+  server.prependListener('request', onRequest);
   const deadline = lastRequest + maxMs;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -41,7 +47,8 @@ export async function closeServer(server: Server, { quietMs, maxMs }: CloseServe
   ]);
   clearTimeout(timer);
   server.off('request', onRequest);
-  // http.Server's close as well: it stops Node's sweep of request timeouts.
+  // http.Server's close as well: it stops Node's sweep of request timeouts. When the last connection had
+  // already ended, it emits 'close' a second time; only `closed` above listens, once.
   server.close();
   server.closeAllConnections();
   await closed;

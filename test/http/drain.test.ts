@@ -202,11 +202,12 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
     }
   });
 
-  it('answers a request sent on an idle keep-alive connection after the drain settled: a 503, not a reset', async () => {
+  it('answers a request sent on an idle keep-alive connection after the drain settled: a 503 (a probe: 200), not a reset', async () => {
     // A busy client sends its next request on its open connection before it can see a close: cutting the
     // idle sockets the moment the drain settled reset that request (one per busy client on a SIGTERM).
     const server = await startTestServer(dialect, { closeAfterDrain: { quietMs: 10_000, maxMs: 20_000 } });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const prober = new Agent({ keepAlive: true, maxSockets: 1 });
     const post = (options: { agent?: Agent } = {}) =>
       raw(`${server.url}/graphql`, {
         method: 'POST',
@@ -216,6 +217,7 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
       });
     try {
       expect((await post({ agent })).status).toBe(200);
+      expect((await raw(`${server.url}/healthz`, { agent: prober })).status).toBe(200);
       const closing = server.close();
       // The server stopped accepting: only the connection already open can carry a request now.
       await expect
@@ -231,10 +233,15 @@ describe.each(dialects)('draining on close (%s)', (dialect) => {
         true,
       );
       expect(refused.headers.connection).toBe('close');
+      // A probe is answered, and closes its connection too: a keep-alive poller does not hold the close.
+      const probe = await raw(`${server.url}/healthz`, { agent: prober });
+      expect(probe.status).toBe(200);
+      expect(probe.headers.connection).toBe('close');
       // With its last connection closed by that answer, the server closes without waiting out the quiet.
       await closing;
     } finally {
       agent.destroy();
+      prober.destroy();
       await server.stop();
     }
   });
