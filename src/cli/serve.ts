@@ -2,12 +2,9 @@
  * `moviedb-mcp serve` (the default): start the server and drain on SIGTERM/SIGINT (server.close(), then
  * exit 0). A failure to start is one readable message and a sysexits code, never a stack.
  */
-import { loadConfig, type Config, type LoadConfigOptions } from '../config.js';
-import { startServer, type RunningServer } from '../server.js';
-import { formatBanner } from './banner.js';
-import { describeFailure } from './describe-failure.js';
+import type { Config, LoadConfigOptions } from '../config.js';
+import type { RunningServer } from '../server.js';
 import { EXIT } from './exit-codes.js';
-import { packageInfo } from '../package-info.js';
 import { startMemoryReducerSooner } from './memory-reducer.js';
 import { releaseOptimizingCompiler } from './optimizing-compiler.js';
 
@@ -20,6 +17,16 @@ export async function serve(_args: string[] = [], options: LoadConfigOptions = {
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   startMemoryReducerSooner();
+  // Imported once the handlers are in: loading the server's modules takes most of a second, and a signal
+  // in that time used to kill the process (Node's default) instead of draining it.
+  const [{ loadConfig }, { startServer }, { describeFailure }, { formatBanner }, { packageInfo }] =
+    await Promise.all([
+      import('../config.js'),
+      import('../server.js'),
+      import('./describe-failure.js'),
+      import('./banner.js'),
+      import('../package-info.js'),
+    ]);
   let config: Config | undefined;
   let server: RunningServer;
   try {
