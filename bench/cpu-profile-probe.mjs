@@ -19,7 +19,9 @@ const report = (state, extra = {}) =>
   process.stdout.write(`${JSON.stringify({ cpuProfile: state, ...extra })}\n`);
 
 createInterface({ input: process.stdin }).on('line', async (line) => {
-  const [command, file] = line.trim().split(' ');
+  // The file is the rest of the line: a case's name holds spaces.
+  const [command, ...rest] = line.trim().split(' ');
+  const file = rest.join(' ');
   try {
     if (command === 'start') {
       await session.post('Profiler.start');

@@ -87,13 +87,14 @@ export async function residentSet(proc: Proc): Promise<number> {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(status, 'utf8'))![1]) * 1024;
 }
 
-/** Sends SIGTERM to each process still running and waits until all have exited. */
+/** Sends SIGTERM to each process and waits until all have exited; one still running after 10 s is killed. */
 export async function stopProcesses(procs: Proc[]): Promise<void> {
+  const exits = procs.map((proc) => {
+    const running = proc.child.exitCode === null && proc.child.signalCode === null;
+    return running ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined;
+  });
   for (const proc of procs) proc.child.kill('SIGTERM');
-  await Promise.all(
-    procs.map((proc) => {
-      const running = proc.child.exitCode === null && proc.child.signalCode === null;
-      return running ? new Promise((resolve) => proc.child.once('exit', resolve)) : undefined;
-    }),
-  );
+  const kill = setTimeout(() => procs.forEach((proc) => proc.child.kill('SIGKILL')), 10_000);
+  await Promise.all(exits);
+  clearTimeout(kill);
 }
