@@ -22,15 +22,13 @@ function newest(file) {
   return Math.max(stat.mtimeMs, ...readdirSync(file).map((entry) => newest(path.join(file, entry))));
 }
 
-const built = existsSync(output) ? statSync(output).mtimeMs : 0;
+// A bin that is not executable (built before scripts/build.mjs set the bit) counts as not built.
+const built = existsSync(output) && statSync(output).mode & 0o111 ? statSync(output).mtimeMs : 0;
 const changed = Math.max(...inputs.filter((p) => existsSync(p)).map(newest));
 if (built >= changed) process.exit(0);
 
 console.error(
   built === 0 ? 'Building dist/ (first run)…' : 'Sources changed since the last build: rebuilding dist/…',
 );
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
-  stdio: 'inherit',
-});
+const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
