@@ -4,16 +4,17 @@
  * http.Server's close() cuts every idle keep-alive socket at once, and a busy client sends its next
  * request on one before it has seen the close: that request was reset (about one per busy client on a
  * SIGTERM under load). Here the server first only stops accepting, and the open connections get to carry
- * their next request, answered with Connection: close (the drain's 503, a probe's 200). Once no request
- * came for `quietMs` (the clients left are idle: nothing of theirs is on the way) the idle sockets are
- * cut while answers under way finish; after `maxMs` in all, every socket is cut.
+ * their next request, answered with Connection: close (the drain's 503, a probe's 200). Once no answer is
+ * under way and none ended nor any request came for `quietMs` (the clients left are idle: nothing of
+ * theirs is on the way), or after `maxMs` in all, every socket is cut. (Answers begun before the call
+ * are the caller's: the drain has waited for its own.)
  */
 import net from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export interface CloseServerOptions {
-  /** How long without a new request before the idle sockets are cut. */
+  /** How long with no answer under way, and none begun or ended, before the sockets left are cut. */
   quietMs: number;
   /** How long at most before every socket is cut, answers under way and requests being read included. */
   maxMs: number;
@@ -24,39 +25,42 @@ export async function closeServer(server: Server, { quietMs, maxMs }: CloseServe
   const deadline = performance.now() + maxMs;
   // net.Server's close only stops accepting; http.Server's would also cut the idle sockets at once.
   net.Server.prototype.close.call(server);
-  let lastRequest = performance.now();
+  let lastActivity = performance.now();
+  let answering = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let check = () => {};
   // Every answer closes its connection, the probes' too (the drain's refusals say so already): a
   // keep-alive poller of /healthz would otherwise hold the window open to its end and have its request
   // cut. First in line, before the app answers.
   const onRequest = (_req: IncomingMessage, res: ServerResponse) => {
-    lastRequest = performance.now();
+    lastActivity = performance.now();
+    answering += 1;
     res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      answering -= 1;
+      lastActivity = performance.now();
+      check();
+    });
   };
   server.prependListener('request', onRequest);
-  try {
-    await waitFor(closed, () => Math.min(lastRequest + quietMs, deadline));
-    // http.Server's close cuts the idle sockets and stops Node's sweep of request timeouts. It may make
-    // net emit 'close' a second time (whenever the connections count down to none); `closed` listens once.
-    server.close();
-    await waitFor(closed, () => deadline);
-  } finally {
-    server.off('request', onRequest);
-  }
-  server.closeAllConnections();
-  await closed;
-}
-
-/** Resolves when `done` does or once the time `until()` names (it may move later meanwhile) has come. */
-async function waitFor(done: Promise<void>, until: () => number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const due = new Promise<void>((resolve) => {
-    const check = () => {
-      const left = until() - performance.now();
+  const quiet = new Promise<void>((resolve) => {
+    check = () => {
+      clearTimeout(timer);
+      const until = answering > 0 ? deadline : Math.min(lastActivity + quietMs, deadline);
+      const left = until - performance.now();
       if (left <= 0) resolve();
       else timer = setTimeout(check, left);
     };
     check();
   });
-  await Promise.race([done, due]);
+  await Promise.race([closed, quiet]);
+  check = () => undefined;
   clearTimeout(timer);
+  server.off('request', onRequest);
+  // Nothing is being answered: what is left is idle, never sent a byte, or is still sending its headers.
+  // http.Server's close as well: it stops Node's sweep of request timeouts (and may make net emit 'close'
+  // a second time: `closed` listens once).
+  server.close();
+  server.closeAllConnections();
+  await closed;
 }

@@ -1,28 +1,39 @@
 /**
  * closeServer (src/http/close-server.ts) on a plain HTTP server and real sockets: a request on an open
- * connection is still answered, with Connection: close; once no request came for the quiet time the idle
- * connections are cut while an answer under way finishes; the bound cuts one that never does. (The
- * drain's own use, with its 503s, is in drain.test.ts.)
+ * connection is still answered, with Connection: close, and an answer under way holds the cut past the
+ * quiet time; then the connections left are cut, one that never sent a byte included; the bound cuts an
+ * answer that never ends. (The drain's own use, with its 503s, is in drain.test.ts.)
  */
 import { Agent, createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeServer } from '../../src/http/close-server.js';
 import { raw } from '../helpers/raw-http.js';
+
+const CHUNKS = 10;
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-/** A server whose /held answers only when the test says, and whose other paths answer at once. */
-async function heldServer(): Promise<{ server: Server; url: string; held: Promise<ServerResponse> }> {
-  let hold: (res: ServerResponse) => void = () => undefined;
-  const held = new Promise<ServerResponse>((resolve) => (hold = resolve));
-  const server = createServer((req, res) => (req.url === '/held' ? hold(res) : res.end('now')));
+/** Writes a chunk every 50 ms, CHUNKS in all: an answer that outlasts a 150 ms quiet three times. */
+function answerSlowly(res: ServerResponse, sent = 0): void {
+  if (sent === CHUNKS) return void res.end();
+  res.write(String(sent));
+  setTimeout(() => answerSlowly(res, sent + 1), 50);
+}
+
+/** A server whose /slow answers slowly, whose /held answers never, and whose other paths answer at once. */
+async function startServer(): Promise<{ server: Server; url: string; port: number }> {
+  const server = createServer((req, res) => {
+    if (req.url === '/slow') answerSlowly(res);
+    else if (req.url !== '/held') res.end('now');
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => server.closeAllConnections());
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, held };
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}`, port };
 }
 
 /** A keep-alive connection that has carried a request and now sits idle: its agent and its socket. */
@@ -34,30 +45,39 @@ async function idleConnection(url: string): Promise<{ agent: Agent; socket: Sock
 }
 
 describe('closeServer', () => {
-  it('cuts the idle connections once quiet, and lets an answer under way finish, closing its connection', async () => {
-    const { server, url, held } = await heldServer();
+  it('lets an answer under way finish past the quiet time, then cuts the idle connections', async () => {
+    const { server, url } = await startServer();
     const busy = await idleConnection(url);
     const idle = await idleConnection(url);
     const idleCut = new Promise((resolve) => idle.socket.once('close', resolve));
 
-    const closing = closeServer(server, { quietMs: 50, maxMs: 60_000 });
+    const closing = closeServer(server, { quietMs: 150, maxMs: 60_000 });
     // New connections are refused now: only an open one carries this request.
-    const answer = raw(`${url}/held`, { agent: busy.agent });
-    const res = await held;
+    const answer = await raw(`${url}/slow`, { agent: busy.agent });
+    expect(answer.body).toBe('0123456789');
+    expect(answer.headers.connection).toBe('close');
     await idleCut;
-    res.end('finished');
-    const finished = await answer;
-    expect(finished.body).toBe('finished');
-    expect(finished.headers.connection).toBe('close');
     await closing;
   });
 
+  it('cuts a connection that never sent a byte once quiet, without waiting for the bound', async () => {
+    const { server, port } = await startServer();
+    const silent = net.connect(port, '127.0.0.1');
+    silent.on('error', () => undefined);
+    cleanups.push(() => silent.destroy());
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const cut = new Promise((resolve) => silent.once('close', resolve));
+    // Node counts such a connection as busy (its headers' timeout runs), so http.Server's close leaves it.
+    await closeServer(server, { quietMs: 20, maxMs: 60_000 });
+    await cut;
+  });
+
   it('cuts an answer that is still under way when the bound is over', async () => {
-    const { server, url, held } = await heldServer();
+    const { server, url } = await startServer();
     const busy = await idleConnection(url);
-    const closing = closeServer(server, { quietMs: 10, maxMs: 200 });
+    // The quiet alone would take a minute: only the bound ends this.
+    const closing = closeServer(server, { quietMs: 60_000, maxMs: 300 });
     const answer = raw(`${url}/held`, { agent: busy.agent });
-    await held;
     await closing;
     await expect(answer).rejects.toThrow(/socket hang up|ECONNRESET/);
   });
