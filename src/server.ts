@@ -38,7 +38,7 @@ import { startTracing } from './telemetry/start-tracing.js';
 
 /**
  * After the drain settled, the open connections carry their next request (a 503 with Connection: close)
- * until none came for 100 ms, 1 s at most; then every socket is cut.
+ * until none came or was being answered for 100 ms, 1 s at most; then every socket is cut.
  */
 const CLOSE_AFTER_DRAIN = { quietMs: 100, maxMs: 1000 };
 
