@@ -3,7 +3,16 @@
  * script and the real tsc on a one-file project in a scratch folder.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +22,8 @@ const repo = path.resolve(import.meta.dirname, '../..');
 function project(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'moviedb-build-'));
   mkdirSync(path.join(dir, 'scripts'));
-  cpSync(path.join(repo, 'scripts/build-if-stale.mjs'), path.join(dir, 'scripts/build-if-stale.mjs'));
+  for (const script of ['build-if-stale.mjs', 'build.mjs'])
+    cpSync(path.join(repo, 'scripts', script), path.join(dir, 'scripts', script));
   symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
   writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
   writeFileSync(
@@ -36,6 +46,8 @@ describe('scripts/build-if-stale.mjs', () => {
     const first = build(dir);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stderr).toContain('Building dist/ (first run)');
+    // The bin is executable: npx runs the file itself.
+    expect(statSync(path.join(dir, 'dist/main.js')).mode & 0o111).toBe(0o111);
     const builtAt = statSync(path.join(dir, 'dist/main.js')).mtimeMs;
 
     const second = build(dir);
@@ -50,6 +62,18 @@ describe('scripts/build-if-stale.mjs', () => {
     expect(third.status, third.stderr).toBe(0);
     expect(third.stderr).toContain('Sources changed since the last build');
     expect(statSync(path.join(dir, 'dist/main.js')).mtimeMs).toBeGreaterThan(builtAt);
+  }, 60_000);
+
+  it('builds again when the bin is not executable (built by tsc alone)', () => {
+    const dir = project();
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src/main.ts'), 'export const answer: number = 42;\n');
+    expect(build(dir).status).toBe(0);
+    chmodSync(path.join(dir, 'dist/main.js'), 0o644);
+    const again = build(dir);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Building dist/');
+    expect(statSync(path.join(dir, 'dist/main.js')).mode & 0o111).toBe(0o111);
   }, 60_000);
 
   it('does nothing without src/ (an install step that runs before the sources are copied)', () => {
