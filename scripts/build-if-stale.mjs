@@ -23,7 +23,8 @@ function newest(file) {
 }
 
 // A bin that is not executable (built before scripts/build.mjs set the bit) counts as not built.
-const built = existsSync(output) && statSync(output).mode & 0o111 ? statSync(output).mtimeMs : 0;
+const bin = existsSync(output) ? statSync(output) : undefined;
+const built = bin && bin.mode & 0o111 ? bin.mtimeMs : 0;
 const changed = Math.max(...inputs.filter((p) => existsSync(p)).map(newest));
 if (built >= changed) process.exit(0);
 

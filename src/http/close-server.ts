@@ -28,7 +28,16 @@ export async function closeServer(server: Server, { quietMs, maxMs }: CloseServe
   let lastActivity = performance.now();
   let answering = 0;
   let timer: NodeJS.Timeout | undefined;
-  let check = () => {};
+  let quietCame = () => {};
+  const quiet = new Promise<void>((resolve) => (quietCame = resolve));
+  // Waits for the bound while an answer is under way, else for `quietMs` after the last request or answer.
+  const check = () => {
+    clearTimeout(timer);
+    const until = answering > 0 ? deadline : Math.min(lastActivity + quietMs, deadline);
+    const left = until - performance.now();
+    if (left <= 0) quietCame();
+    else timer = setTimeout(check, left);
+  };
   // Every answer closes its connection, the probes' too (the drain's refusals say so already): a
   // keep-alive poller of /healthz would otherwise hold the window open to its end and have its request
   // cut. First in line, before the app answers.
@@ -43,18 +52,8 @@ export async function closeServer(server: Server, { quietMs, maxMs }: CloseServe
     });
   };
   server.prependListener('request', onRequest);
-  const quiet = new Promise<void>((resolve) => {
-    check = () => {
-      clearTimeout(timer);
-      const until = answering > 0 ? deadline : Math.min(lastActivity + quietMs, deadline);
-      const left = until - performance.now();
-      if (left <= 0) resolve();
-      else timer = setTimeout(check, left);
-    };
-    check();
-  });
+  check();
   await Promise.race([closed, quiet]);
-  check = () => undefined;
   clearTimeout(timer);
   server.off('request', onRequest);
   // Nothing is being answered: what is left is idle, never sent a byte, or is still sending its headers.
