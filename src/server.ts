@@ -37,8 +37,8 @@ import { createStore, type Store } from './store/index.js';
 import { startTracing } from './telemetry/start-tracing.js';
 
 /**
- * After the drain settled, the open connections carry their next request (a 503 with Connection: close)
- * until none came or was being answered for 100 ms, 1 s at most; then every socket is cut.
+ * After the drain settled, requests are answered with Connection: close until none came or was being
+ * answered for 100 ms, first with the listener open, then closed; 1 s at most (close-server.ts).
  */
 const CLOSE_AFTER_DRAIN = { quietMs: 100, maxMs: 1000 };
 
@@ -71,8 +71,8 @@ export interface ServerOptions {
    */
   httpTimeouts?: { headersMs: number; requestMs: number };
   /**
-   * After the drain settled, how long connections may carry one more request (CLOSE_AFTER_DRAIN): tests
-   * lengthen it so that sending on an idle connection in time does not depend on the machine's speed.
+   * After the drain settled, how long requests are still answered (CLOSE_AFTER_DRAIN): tests lengthen it
+   * so that sending in time does not depend on the machine's speed.
    */
   closeAfterDrain?: CloseServerOptions;
 }

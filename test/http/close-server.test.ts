@@ -1,7 +1,8 @@
 /**
- * closeServer (src/http/close-server.ts) on a plain HTTP server and real sockets: a request on an open
- * connection is still answered, with Connection: close, and an answer under way holds the cut past the
- * quiet time; then the connections left are cut, one that never sent a byte included; the bound cuts an
+ * closeServer (src/http/close-server.ts) on a plain HTTP server and real sockets: until quiet, a request
+ * on an open connection or a new one is still answered, with Connection: close, and an answer under way
+ * holds the close past the quiet time; new connections that never stop coming are refused from half the
+ * bound on; then the connections left are cut, one that never sent a byte included; the bound cuts an
  * answer that never ends. (The drain's own use, with its 503s, is in drain.test.ts.)
  */
 import { Agent, createServer, type Server, type ServerResponse } from 'node:http';
@@ -52,11 +53,43 @@ describe('closeServer', () => {
     const idleCut = new Promise((resolve) => idle.socket.once('close', resolve));
 
     const closing = closeServer(server, { quietMs: 150, maxMs: 60_000 });
-    // New connections are refused now: only an open one carries this request.
     const answer = await raw(`${url}/slow`, { agent: busy.agent });
     expect(answer.body).toBe('0123456789');
     expect(answer.headers.connection).toBe('close');
     await idleCut;
+    await closing;
+  });
+
+  it('answers a new connection until quiet, with Connection: close, instead of refusing or resetting it', async () => {
+    // A burst of new connections just after the signal sits in the kernel's queue, requests and all:
+    // closing the listener then reset them.
+    const { server, url } = await startServer();
+    const closing = closeServer(server, { quietMs: 150, maxMs: 60_000 });
+    const answer = await raw(`${url}/now`);
+    expect(answer.body).toBe('now');
+    expect(answer.headers.connection).toBe('close');
+    await closing;
+    await expect(raw(`${url}/now`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('stops accepting at half the bound when new connections keep coming, and answers every request it received', async () => {
+    const { server, url } = await startServer();
+    let received = 0;
+    server.on('request', () => (received += 1));
+    const closing = closeServer(server, { quietMs: 60_000, maxMs: 600 });
+    // A client that opens a new connection after every answer (each closes its own): the quiet never comes.
+    let answered = 0;
+    let ended: NodeJS.ErrnoException | undefined;
+    while (!ended) {
+      await raw(`${url}/now`).then(
+        () => (answered += 1),
+        (error: NodeJS.ErrnoException) => (ended = error),
+      );
+    }
+    // Refused once the listener closed; a connection still in the kernel's queue then is reset unread.
+    expect(ended.code).toMatch(/^(ECONNREFUSED|ECONNRESET)$/);
+    expect(answered).toBe(received);
+    expect(answered).toBeGreaterThan(0);
     await closing;
   });
 
